@@ -1,0 +1,270 @@
+// Package store opens the database (SQLite by default, PostgreSQL for scale),
+// applies the embedded migrations, and hides the few differences between the
+// two dialects, so domain packages write one set of portable SQL.
+//
+// Queries are written with PostgreSQL placeholders ($1, $2, …); on SQLite they
+// are rewritten to ?1, ?2, … which SQLite binds by number, so argument order
+// means the same on both.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/agentsvc/agentsvc/internal/apierr"
+)
+
+// Dialect says which database engine is behind a DB.
+type Dialect int
+
+const (
+	SQLite Dialect = iota
+	Postgres
+)
+
+func (d Dialect) String() string {
+	if d == Postgres {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// ErrNotFound is returned (wrapped) when a lookup finds no row.
+var ErrNotFound = apierr.ErrNotFound
+
+// Config says where the database is.
+type Config struct {
+	// URL is a postgres:// URL; empty means SQLite at Path.
+	URL string
+	// Path of the SQLite file.
+	Path   string
+	Logger *slog.Logger
+}
+
+// DB is the service's handle on its database.
+type DB struct {
+	dialect Dialect
+	// w takes every write. On SQLite it holds one connection, so writers queue
+	// in Go instead of fighting over the file lock; BEGIN IMMEDIATE makes a
+	// transaction take the write lock at its start, not at its first write.
+	w *sql.DB
+	// r serves reads outside transactions; on SQLite (WAL) many readers run
+	// beside the one writer.
+	r *sql.DB
+
+	url    string
+	log    *slog.Logger
+	rebind sync.Map // query text -> rewritten text (SQLite)
+	notify *notifier
+}
+
+// Open connects and checks the connection. It does not migrate.
+func Open(ctx context.Context, cfg Config) (*DB, error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	db := &DB{url: cfg.URL, log: log}
+	if cfg.URL != "" {
+		if !strings.HasPrefix(cfg.URL, "postgres://") && !strings.HasPrefix(cfg.URL, "postgresql://") {
+			return nil, fmt.Errorf("database url must start with postgres://")
+		}
+		pool, err := sql.Open("pgx", cfg.URL)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		pool.SetMaxOpenConns(32)
+		pool.SetMaxIdleConns(32)
+		pool.SetConnMaxIdleTime(5 * time.Minute)
+		db.dialect, db.w, db.r = Postgres, pool, pool
+	} else {
+		if cfg.Path == "" {
+			return nil, errors.New("sqlite path is empty")
+		}
+		if err := os.MkdirAll(filepath.Dir(cfg.Path), 0o700); err != nil {
+			return nil, fmt.Errorf("create database directory: %w", err)
+		}
+		// synchronous(FULL): a commit is on disk before it returns, so "250
+		// OK" or "201 Created" means the row survives a power cut, not only a
+		// process crash.
+		common := "file:" + url.PathEscape(cfg.Path) +
+			"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
+		w, err := sql.Open("sqlite", common+"&_txlock=immediate")
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite: %w", err)
+		}
+		w.SetMaxOpenConns(1)
+		w.SetMaxIdleConns(1)
+		w.SetConnMaxLifetime(0)
+		r, err := sql.Open("sqlite", common+"&_pragma=query_only(1)")
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("open sqlite: %w", err)
+		}
+		r.SetMaxOpenConns(8)
+		r.SetMaxIdleConns(8)
+		db.dialect, db.w, db.r = SQLite, w, r
+		// Create the file and switch it to WAL before readers (query_only)
+		// touch it.
+		if _, err := w.ExecContext(ctx, "SELECT 1"); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("open sqlite %s: %w", cfg.Path, err)
+		}
+	}
+	if err := db.w.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to %s: %w", db.dialect, err)
+	}
+	db.notify = newNotifier(db)
+	return db, nil
+}
+
+// Close releases the connections and stops listening for notifications.
+func (db *DB) Close() error {
+	if db.notify != nil {
+		db.notify.close()
+	}
+	err := db.w.Close()
+	if db.r != db.w {
+		err = errors.Join(err, db.r.Close())
+	}
+	return err
+}
+
+// Dialect tells which engine this is.
+func (db *DB) Dialect() Dialect { return db.dialect }
+
+// Ping checks that the database answers (for /readyz).
+func (db *DB) Ping(ctx context.Context) error { return db.r.PingContext(ctx) }
+
+var placeholder = regexp.MustCompile(`\$(\d+)`)
+
+// q rewrites a portable query for the dialect.
+func (db *DB) q(query string) string {
+	if db.dialect == Postgres {
+		return query
+	}
+	if v, ok := db.rebind.Load(query); ok {
+		return v.(string)
+	}
+	out := placeholder.ReplaceAllString(query, "?$1")
+	out = strings.ReplaceAll(out, " FOR UPDATE SKIP LOCKED", "")
+	db.rebind.Store(query, out)
+	return out
+}
+
+// Querier is what both DB (reads outside a transaction) and Tx offer, so a
+// read helper can run either way.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	Dialect() Dialect
+}
+
+func (db *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return db.r.QueryContext(ctx, db.q(query), args...)
+}
+
+func (db *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return db.r.QueryRowContext(ctx, db.q(query), args...)
+}
+
+// ExecContext runs a single write outside an explicit transaction.
+func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return db.w.ExecContext(ctx, db.q(query), args...)
+}
+
+// Tx is a write transaction.
+type Tx struct {
+	tx      *sql.Tx
+	db      *DB
+	pending []notification
+}
+
+func (tx *Tx) Dialect() Dialect { return tx.db.dialect }
+
+func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return tx.tx.QueryContext(ctx, tx.db.q(query), args...)
+}
+
+func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return tx.tx.QueryRowContext(ctx, tx.db.q(query), args...)
+}
+
+func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return tx.tx.ExecContext(ctx, tx.db.q(query), args...)
+}
+
+// InTx runs fn in a write transaction, committing when fn returns nil.
+// Notifications queued with Tx.Notify are sent only after the commit.
+func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
+	sqlTx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	tx := &Tx{tx: sqlTx, db: db}
+	if err := fn(tx); err != nil {
+		_ = sqlTx.Rollback()
+		return err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	db.notify.afterCommit(tx.pending)
+	return nil
+}
+
+// IsUniqueViolation reports whether err is a unique-constraint failure.
+func IsUniqueViolation(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code == "23505"
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	}
+	return false
+}
+
+// Micros converts a time to the integer microseconds stored in *_at columns.
+// Integers compare and sort the same on both engines, unlike time types.
+func Micros(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMicro()
+}
+
+// Time converts stored microseconds back to a UTC time; 0 is the zero time.
+func Time(us int64) time.Time {
+	if us == 0 {
+		return time.Time{}
+	}
+	return time.UnixMicro(us).UTC()
+}
+
+// NullTime converts a nullable column.
+func NullTime(v sql.NullInt64) *time.Time {
+	if !v.Valid || v.Int64 == 0 {
+		return nil
+	}
+	t := Time(v.Int64)
+	return &t
+}

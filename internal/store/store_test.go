@@ -1,0 +1,153 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentsvc/agentsvc/internal/store"
+	"github.com/agentsvc/agentsvc/internal/store/storetest"
+)
+
+func TestMigrateIsIdempotent(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		if err := db.Migrate(context.Background()); err != nil {
+			t.Fatalf("second migrate: %v", err)
+		}
+	})
+}
+
+func TestPlaceholdersBindByNumber(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		err := db.InTx(ctx, func(tx *store.Tx) error {
+			// $2 before $1: SQLite must bind by number, not by position.
+			_, err := tx.ExecContext(ctx, `INSERT INTO organizations (name, id, plan, mail_domain, created_at) VALUES ($2, $1, $3, $4, $5)`,
+				"org_1", "Acme", "paid", "acme.test", store.Micros(time.Now()))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var name string
+		if err := db.QueryRowContext(ctx, `SELECT name FROM organizations WHERE id = $1`, "org_1").Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		if name != "Acme" {
+			t.Fatalf("name = %q, want Acme", name)
+		}
+	})
+}
+
+func TestUniqueViolationAndRollback(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		insert := func(tx *store.Tx, id string) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO organizations (id, name, plan, mail_domain, created_at) VALUES ($1, 'x', 'paid', 'x.test', 1)`, id)
+			return err
+		}
+		if err := db.InTx(ctx, func(tx *store.Tx) error { return insert(tx, "org_a") }); err != nil {
+			t.Fatal(err)
+		}
+		err := db.InTx(ctx, func(tx *store.Tx) error { return insert(tx, "org_a") })
+		if !store.IsUniqueViolation(err) {
+			t.Fatalf("IsUniqueViolation(%v) = false", err)
+		}
+		boom := errors.New("boom")
+		err = db.InTx(ctx, func(tx *store.Tx) error {
+			if err := insert(tx, "org_b"); err != nil {
+				return err
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Fatalf("err = %v", err)
+		}
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM organizations WHERE id = 'org_b'`).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("rolled back row present: n=%d err=%v", n, err)
+		}
+	})
+}
+
+func TestAuditHistoryIsAppendOnly(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		err := db.InTx(ctx, func(tx *store.Tx) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO audit_events (id, org_id, at, actor_type, actor_id, credential_id, action, target_type, target_id, details)
+				VALUES ('aud_1', 'org_1', 1, 'agent', 'agt_1', 'tok_1', 'vault.read', 'credential', 'crd_1', '{}')`)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{`UPDATE audit_events SET action = 'x'`, `DELETE FROM audit_events`} {
+			err := db.InTx(ctx, func(tx *store.Tx) error { _, err := tx.ExecContext(ctx, q); return err })
+			if err == nil {
+				t.Errorf("%s succeeded on the append-only audit history", q)
+			}
+		}
+	})
+}
+
+func TestNotifyAfterCommitOnly(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		var mu sync.Mutex
+		var got []string
+		woke := make(chan struct{}, 10)
+		unsub := db.Subscribe("inbox", func(p string) {
+			if p == store.ResetPayload {
+				return
+			}
+			mu.Lock()
+			got = append(got, p)
+			mu.Unlock()
+			woke <- struct{}{}
+		})
+		defer unsub()
+		time.Sleep(200 * time.Millisecond) // PostgreSQL: let the listener connect
+		_ = db.InTx(ctx, func(tx *store.Tx) error {
+			_ = tx.Notify(ctx, "inbox", "rolled-back")
+			return errors.New("abort")
+		})
+		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.Notify(ctx, "inbox", "committed") }); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-woke:
+		case <-time.After(5 * time.Second):
+			t.Fatal("no notification after commit")
+		}
+		time.Sleep(100 * time.Millisecond)
+		mu.Lock()
+		defer mu.Unlock()
+		if len(got) != 1 || got[0] != "committed" {
+			t.Fatalf("notifications = %v, want [committed]", got)
+		}
+	})
+}
+
+func TestEventSequenceIncreases(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		var seqs []int64
+		for i := 0; i < 3; i++ {
+			err := db.InTx(ctx, func(tx *store.Tx) error {
+				var seq int64
+				err := tx.QueryRowContext(ctx, `INSERT INTO events (id, org_id, inbox_id, type, occurred_at, data) VALUES ($1, 'org_1', '', 'x', 1, '{}') RETURNING seq`,
+					"evt_"+string(rune('a'+i))).Scan(&seq)
+				seqs = append(seqs, seq)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !(seqs[0] < seqs[1] && seqs[1] < seqs[2]) {
+			t.Fatalf("sequence not increasing: %v", seqs)
+		}
+	})
+}
