@@ -268,3 +268,16 @@ func NullTime(v sql.NullInt64) *time.Time {
 	t := Time(v.Int64)
 	return &t
 }
+
+// Lock serializes transactions that call it with the same key until this one
+// ends. SQLite has one writer, so it is already serial there; PostgreSQL takes
+// a transaction-scoped advisory lock. The event log uses it so that, within an
+// organization, sequence order is commit order and a reader following the log
+// never skips an event that commits late.
+func (tx *Tx) Lock(ctx context.Context, key string) error {
+	if tx.db.dialect != Postgres {
+		return nil
+	}
+	_, err := tx.tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", key)
+	return err
+}

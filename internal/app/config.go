@@ -1,0 +1,235 @@
+// Package app is the service's wiring: configuration, the order in which
+// storage, domain services, listeners and workers start and stop, and the
+// dev-mode bootstrap.
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"gopkg.in/yaml.v3"
+
+	"github.com/agentsvc/agentsvc/internal/org"
+)
+
+// Config is every setting of `agentsvc server`. Each field is a flag; each
+// flag can also come from the environment (AGENTSVC_ + the flag name in upper
+// case with - as _) or from the config file (the flag name as key). Flags win
+// over the environment, which wins over the file.
+type Config struct {
+	Dev             bool
+	ConfigFile      string
+	DataDir         string
+	HTTPAddr        string
+	AdminAddr       string
+	SMTPAddr        string
+	DatabaseURL     string
+	BaseURL         string
+	IssuerURL       string
+	MailDomain      string
+	SMTPRelay       string
+	DevPlan         string
+	LogFormat       string
+	LogLevel        string
+	RateLimit       float64
+	RateBurst       int
+	MaxBodyBytes    int64
+	ShutdownTimeout time.Duration
+}
+
+// BindFlags declares the flags of the server command.
+func BindFlags(fs *pflag.FlagSet, c *Config) {
+	fs.BoolVar(&c.Dev, "dev", false, "dev mode: SQLite and files in the data dir, loopback listeners, a seeded organization (see dev-credentials.json)")
+	fs.StringVar(&c.ConfigFile, "config", "", "YAML or JSON file with settings (keys are the flag names)")
+	fs.StringVar(&c.DataDir, "data-dir", "data", "directory for the SQLite database, blobs and keys")
+	fs.StringVar(&c.HTTPAddr, "http-addr", "", "HTTP listen address (default 127.0.0.1:8080 in dev, :8080 otherwise)")
+	fs.StringVar(&c.AdminAddr, "admin-addr", "127.0.0.1:9090", "listen address for /metrics and /debug/pprof; empty disables")
+	fs.StringVar(&c.SMTPAddr, "smtp-addr", "", "SMTP listen address (default 127.0.0.1:2525 in dev, :25 otherwise)")
+	fs.StringVar(&c.DatabaseURL, "database-url", "", "postgres://… URL; empty means SQLite in the data dir")
+	fs.StringVar(&c.BaseURL, "base-url", "", "public origin of the service (default http://<http-addr>)")
+	fs.StringVar(&c.IssuerURL, "issuer-url", "", "OpenID Connect issuer (default: the base URL)")
+	fs.StringVar(&c.MailDomain, "mail-domain", "", "mail domain for new organizations (dev default agentsvc.localhost)")
+	fs.StringVar(&c.SMTPRelay, "smtp-relay", "", "smarthost for outbound mail, host:port")
+	fs.StringVar(&c.DevPlan, "dev-plan", org.PlanPaid, "plan of the dev organization: paid or sandbox")
+	fs.StringVar(&c.LogFormat, "log-format", "", "text or json (default text in dev, json otherwise)")
+	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
+	fs.Float64Var(&c.RateLimit, "rate-limit", 50, "sustained requests per second per credential; 0 disables")
+	fs.IntVar(&c.RateBurst, "rate-burst", 100, "requests per credential allowed at once above the rate")
+	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", 1<<20, "largest JSON request body")
+	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight work may take to finish on SIGTERM")
+}
+
+// Load fills flags that were not given on the command line from the
+// environment and then from the config file.
+func Load(fs *pflag.FlagSet, getenv func(string) string) error {
+	file := map[string]any{}
+	path := getenv("AGENTSVC_CONFIG")
+	if f := fs.Lookup("config"); f != nil && f.Changed {
+		path = f.Value.String()
+	}
+	if path != "" {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("config file: %w", err)
+		}
+		if strings.HasSuffix(path, ".json") {
+			err = json.Unmarshal(raw, &file)
+		} else {
+			err = yaml.Unmarshal(raw, &file)
+		}
+		if err != nil {
+			return fmt.Errorf("config file %s: %w", path, err)
+		}
+		for k := range file {
+			if fs.Lookup(k) == nil {
+				return fmt.Errorf("config file %s: unknown setting %q", path, k)
+			}
+		}
+		if f := fs.Lookup("config"); f != nil && !f.Changed {
+			_ = fs.Set("config", path)
+		}
+	}
+	var errs []error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Changed || f.Name == "config" {
+			return
+		}
+		env := "AGENTSVC_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v := getenv(env); v != "" {
+			if err := fs.Set(f.Name, v); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", env, err))
+			}
+			return
+		}
+		if v, ok := file[f.Name]; ok {
+			if err := fs.Set(f.Name, fmt.Sprint(v)); err != nil {
+				errs = append(errs, fmt.Errorf("config %s: %w", f.Name, err))
+			}
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// applyDefaults fills what depends on the mode.
+func (c *Config) applyDefaults() {
+	if c.HTTPAddr == "" {
+		c.HTTPAddr = ":8080"
+		if c.Dev {
+			c.HTTPAddr = "127.0.0.1:8080"
+		}
+	}
+	if c.SMTPAddr == "" {
+		c.SMTPAddr = ":25"
+		if c.Dev {
+			c.SMTPAddr = "127.0.0.1:2525"
+		}
+	}
+	if c.MailDomain == "" && c.Dev {
+		c.MailDomain = "agentsvc.localhost"
+	}
+	if c.LogFormat == "" {
+		c.LogFormat = "json"
+		if c.Dev {
+			c.LogFormat = "text"
+		}
+	}
+	if c.DataDir != "" {
+		if abs, err := filepath.Abs(c.DataDir); err == nil {
+			c.DataDir = abs
+		}
+	}
+}
+
+// Validate reports every problem at once.
+func (c *Config) Validate() error {
+	c.applyDefaults()
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	checkAddr := func(name, addr string, optional bool) {
+		if addr == "" {
+			if !optional {
+				bad("%s: required", name)
+			}
+			return
+		}
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			bad("%s: %q is not host:port", name, addr)
+			return
+		}
+		if c.Dev && !isLoopback(host) {
+			bad("%s: dev mode listens on loopback only, not %q", name, host)
+		}
+		_ = port
+	}
+	checkAddr("http-addr", c.HTTPAddr, false)
+	checkAddr("admin-addr", c.AdminAddr, true)
+	checkAddr("smtp-addr", c.SMTPAddr, false)
+	if c.DataDir == "" {
+		bad("data-dir: required")
+	}
+	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		bad("database-url: must start with postgres:// (leave empty for SQLite)")
+	}
+	for name, v := range map[string]string{"base-url": c.BaseURL, "issuer-url": c.IssuerURL} {
+		if v == "" {
+			continue
+		}
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			bad("%s: %q must be an http(s) origin such as https://agents.example.com", name, v)
+		} else if !c.Dev && u.Scheme != "https" {
+			bad("%s: must be https outside dev mode", name)
+		}
+	}
+	if c.MailDomain == "" {
+		bad("mail-domain: required outside dev mode")
+	} else if strings.ContainsAny(c.MailDomain, " @/") || !strings.Contains(c.MailDomain, ".") {
+		bad("mail-domain: %q is not a domain", c.MailDomain)
+	}
+	if c.SMTPRelay != "" {
+		if _, _, err := net.SplitHostPort(c.SMTPRelay); err != nil {
+			bad("smtp-relay: %q is not host:port", c.SMTPRelay)
+		}
+	}
+	if _, ok := org.Plans[c.DevPlan]; !ok {
+		bad("dev-plan: must be paid or sandbox")
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		bad("log-format: must be text or json")
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log-level: must be debug, info, warn or error")
+	}
+	if c.RateLimit < 0 {
+		bad("rate-limit: must not be negative")
+	}
+	if c.RateBurst < 0 {
+		bad("rate-burst: must not be negative")
+	}
+	if c.MaxBodyBytes < 1024 {
+		bad("max-body-bytes: must be at least 1024")
+	}
+	if c.ShutdownTimeout <= 0 {
+		bad("shutdown-timeout: must be positive")
+	}
+	return errors.Join(errs...)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,46 @@
+package org
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentsvc/agentsvc/internal/apierr"
+	"github.com/agentsvc/agentsvc/internal/store"
+)
+
+// Plan names.
+const (
+	PlanSandbox = "sandbox"
+	PlanPaid    = "paid"
+)
+
+// Plan holds an organization's quotas. Later features add theirs here, so
+// every quota is in one table and every refusal is a 402 naming it.
+type Plan struct {
+	Name string
+	// MaxAgents caps agents (each with its inbox).
+	MaxAgents int
+}
+
+// Plans are the plans on offer.
+var Plans = map[string]Plan{
+	PlanSandbox: {Name: PlanSandbox, MaxAgents: 5},
+	PlanPaid:    {Name: PlanPaid, MaxAgents: 10000},
+}
+
+func checkAgentQuota(ctx context.Context, tx *store.Tx, orgID string) error {
+	o, err := GetOrganization(ctx, tx, orgID)
+	if err != nil {
+		return err
+	}
+	plan := Plans[o.Plan]
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM agents WHERE org_id = $1`, orgID).Scan(&n); err != nil {
+		return fmt.Errorf("count agents: %w", err)
+	}
+	if n >= plan.MaxAgents {
+		return apierr.QuotaExceeded("agents", "the %s plan allows %d agents", plan.Name, plan.MaxAgents).
+			WithHint("delete an agent or move the organization to the paid plan")
+	}
+	return nil
+}
