@@ -83,4 +83,3 @@ func RandomPassword() string {
 	_, _ = rand.Read(b[:])
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
-

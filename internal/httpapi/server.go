@@ -186,10 +186,10 @@ type Access struct {
 	Capability string
 }
 
-func agentWith(scope string) Access  { return Access{Kind: auth.KindAgent, Capability: scope} }
-func orgKeyWith(cap string) Access   { return Access{Kind: auth.KindOrgKey, Capability: cap} }
-func anyAgent() Access               { return Access{Kind: auth.KindAgent} }
-func public() Access                 { return Access{Public: true} }
+func agentWith(scope string) Access { return Access{Kind: auth.KindAgent, Capability: scope} }
+func orgKeyWith(cap string) Access  { return Access{Kind: auth.KindOrgKey, Capability: cap} }
+func anyAgent() Access              { return Access{Kind: auth.KindAgent} }
+func public() Access                { return Access{Public: true} }
 func (a Access) credentialName() string {
 	switch a.Kind {
 	case auth.KindAgent:
