@@ -79,24 +79,24 @@ type NewInbox struct {
 	Metadata    map[string]any
 }
 
-// Created is an agent created with its inbox.
-type Created struct {
+// AgentWithInbox is an agent created with its inbox.
+type AgentWithInbox struct {
 	Agent org.Agent `json:"agent"`
 	Inbox Inbox     `json:"inbox"`
 }
 
 // CreateWithAgent creates an agent and its inbox on the organization's mail
 // domain in one transaction, and logs inbox.created.
-func (s *Service) CreateWithAgent(ctx context.Context, p *auth.Principal, n NewInbox) (Created, error) {
+func (s *Service) CreateWithAgent(ctx context.Context, p *auth.Principal, n NewInbox) (AgentWithInbox, error) {
 	username, err := NormalizeUsername(n.Username)
 	if err != nil {
-		return Created{}, err
+		return AgentWithInbox{}, err
 	}
 	name := strings.TrimSpace(n.DisplayName)
 	if name == "" {
 		name = username
 	}
-	var c Created
+	var c AgentWithInbox
 	err = s.db.InTx(ctx, func(tx *store.Tx) error {
 		o, err := org.GetOrganization(ctx, tx, p.OrgID)
 		if err != nil {

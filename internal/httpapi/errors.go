@@ -11,34 +11,34 @@ import (
 	"github.com/agentsvc/agentsvc/internal/apierr"
 )
 
-// ErrorBody is the envelope of every non-2xx response.
+// ErrorBody is the errorEnvelope of every non-2xx response.
 type ErrorBody struct {
 	Error ErrorDetail `json:"error"`
 }
 
-// ErrorDetail is the inside of the envelope.
+// ErrorDetail is the inside of the errorEnvelope.
 type ErrorDetail struct {
 	Code    string `json:"code" doc:"Stable error code; the README lists them all." example:"invalid_request"`
 	Message string `json:"message" doc:"What went wrong, for people."`
 	Hint    string `json:"hint,omitempty" doc:"What to do about it, when we know."`
 }
 
-// envelope is the error value huma writes. It carries its status and headers.
-type envelope struct {
+// errorEnvelope is the error value huma writes. It carries its status and headers.
+type errorEnvelope struct {
 	status  int
 	headers http.Header
 	ErrorBody
 }
 
-func (e *envelope) Error() string           { return e.ErrorBody.Error.Code + ": " + e.ErrorBody.Error.Message }
-func (e *envelope) GetStatus() int          { return e.status }
-func (e *envelope) GetHeaders() http.Header { return e.headers }
+func (e *errorEnvelope) Error() string           { return e.ErrorBody.Error.Code + ": " + e.ErrorBody.Error.Message }
+func (e *errorEnvelope) GetStatus() int          { return e.status }
+func (e *errorEnvelope) GetHeaders() http.Header { return e.headers }
 
 // ContentType makes huma label error bodies as JSON like every other body.
-func (e *envelope) ContentType(string) string { return "application/json" }
+func (e *errorEnvelope) ContentType(string) string { return "application/json" }
 
-func fromAPIError(e *apierr.Error) *envelope {
-	return &envelope{status: e.Status, headers: e.Headers(), ErrorBody: ErrorBody{ErrorDetail{Code: e.Code, Message: e.Message, Hint: e.Hint}}}
+func fromAPIError(e *apierr.Error) *errorEnvelope {
+	return &errorEnvelope{status: e.Status, headers: e.Headers(), ErrorBody: ErrorBody{ErrorDetail{Code: e.Code, Message: e.Message, Hint: e.Hint}}}
 }
 
 // statusCodes names the code for errors huma raises itself (validation,
@@ -57,7 +57,7 @@ var statusCodes = map[int]string{
 	503: apierr.CodeUnavailable,
 }
 
-// hookHumaErrors makes huma build our envelope for the errors it raises by
+// hookHumaErrors makes huma build our errorEnvelope for the errors it raises by
 // itself. Huma has 422 for validation failures; our contract says 400.
 func hookHumaErrors() {
 	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
@@ -90,7 +90,7 @@ func hookHumaErrors() {
 				code = apierr.CodeInternal
 			}
 		}
-		e := &envelope{status: status, ErrorBody: ErrorBody{ErrorDetail{Code: code, Message: msg}}}
+		e := &errorEnvelope{status: status, ErrorBody: ErrorBody{ErrorDetail{Code: code, Message: msg}}}
 		if status == http.StatusBadRequest && strings.Contains(msg, "unexpected property") {
 			e.ErrorBody.Error.Hint = "remove the fields this endpoint does not know; the OpenAPI document at /api/v1/openapi.json lists them"
 		}
@@ -107,7 +107,7 @@ func describeDetail(d *huma.ErrorDetail) string {
 	return d.Location + ": " + d.Message
 }
 
-// writeError writes the envelope outside huma (middleware, unknown routes).
+// writeError writes the errorEnvelope outside huma (middleware, unknown routes).
 func writeError(w http.ResponseWriter, e *apierr.Error) {
 	h := w.Header()
 	for k, v := range e.Headers() {

@@ -18,7 +18,7 @@ type createInboxIn struct {
 	}
 }
 
-type createInboxOut struct{ Body email.Created }
+type createInboxOut struct{ Body email.AgentWithInbox }
 
 type listInboxesIn struct{ PageParams }
 

@@ -1,5 +1,5 @@
 // Package httpapi is the REST adapter: routing, authentication and scope
-// checks, the error envelope, pagination, idempotency, rate limits, metrics
+// checks, the error errorEnvelope, pagination, idempotency, rate limits, metrics
 // and the OpenAPI document, all generated from the same operation
 // definitions (huma) so the document cannot drift from what is served.
 package httpapi
@@ -122,7 +122,7 @@ func (s *Server) Routes() []Route {
 }
 
 // route dispatches to the mux, answering unknown routes and wrong methods
-// with the envelope instead of the mux's plain text.
+// with the errorEnvelope instead of the mux's plain text.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/healthz":
@@ -216,7 +216,7 @@ func (a Access) describe() string {
 }
 
 // register adds an operation with its access rule. Errors returned by the
-// handler become the envelope here, in one place.
+// handler become the errorEnvelope here, in one place.
 func register[I, O any](s *Server, op huma.Operation, a Access, h func(context.Context, *I) (*O, error)) {
 	if op.OperationID == "" {
 		panic("operation without id: " + op.Method + " " + op.Path)
