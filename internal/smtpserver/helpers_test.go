@@ -90,6 +90,15 @@ func (b *memBackend) messages() []delivery {
 	return append([]delivery(nil), b.delivered...)
 }
 
+// take returns the delivered messages and forgets them.
+func (b *memBackend) take() []delivery {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	d := b.delivered
+	b.delivered = nil
+	return d
+}
+
 // startServer runs a Server on a loopback port until the test ends.
 func startServer(t *testing.T, cfg Config, b Backend) *Server {
 	t.Helper()
