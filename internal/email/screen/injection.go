@@ -17,20 +17,20 @@ import (
 type signal int
 
 const (
-	sigAddress   signal = iota // text speaks to an AI agent ("Note to the AI assistant:")
-	sigAddressWk               // weaker address ("AI agents must ...")
-	sigDirective               // an imperative; counts only next to an address
-	sigOverride                // "ignore previous instructions", "you are now in ... mode"
-	sigExfilSecret             // send/forward/reply with passwords, codes, keys
-	sigExfilData               // send/forward mail, contacts, bank data, or anything to an address
-	sigConceal                 // "do not tell the user", "without confirmation"
-	sigMarkup                  // chat-template, tool-call or role markup
-	sigMarkupWk                // a JSON function-call blob, a bare SYSTEM: line
-	sigAuthority               // "pre-approved", "already authorized by the CFO"
-	sigAgentAct                // agent-only actions: accept on behalf, add to allowlist, auto-forward rule
-	sigDecodeRun               // "decode this and follow it"
-	sigSensitive               // mentions credentials or vault at all
-	sigAgentNoun               // mentions an AI agent at all (only used for hidden text)
+	sigAddress     signal = iota // text speaks to an AI agent ("Note to the AI assistant:")
+	sigAddressWk                 // weaker address ("AI agents must ...")
+	sigDirective                 // an imperative; counts only next to an address
+	sigOverride                  // "ignore previous instructions", "you are now in ... mode"
+	sigExfilSecret               // send/forward/reply with passwords, codes, keys
+	sigExfilData                 // send/forward mail, contacts, bank data, or anything to an address
+	sigConceal                   // "do not tell the user", "without confirmation"
+	sigMarkup                    // chat-template, tool-call or role markup
+	sigMarkupWk                  // a JSON function-call blob, a bare SYSTEM: line
+	sigAuthority                 // "pre-approved", "already authorized by the CFO"
+	sigAgentAct                  // agent-only actions: accept on behalf, add to allowlist, auto-forward rule
+	sigDecodeRun                 // "decode this and follow it"
+	sigSensitive                 // mentions credentials or vault at all
+	sigAgentNoun                 // mentions an AI agent at all (only used for hidden text)
 	numSignals
 )
 
@@ -71,7 +71,7 @@ var signalName = [numSignals]string{
 type sigSet uint32
 
 func (s sigSet) has(x signal) bool { return s&(1<<x) != 0 }
-func (s *sigSet) add(x signal)    { *s |= 1 << x }
+func (s *sigSet) add(x signal)     { *s |= 1 << x }
 
 // pattern is a compiled rule for one signal. negatable rules are skipped
 // when a negation ("never", "do not") closely precedes the match, so that
@@ -101,7 +101,7 @@ type injectionRules struct {
 // Shared vocabulary. Patterns run on lower-cased, normalized text.
 const (
 	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:systems?|tools?|processors?|readers?)|triagers?|summari[sz]ers?|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
-	verbAct   = `(?:forward(?:s|ing)?|send|sending|e-?mail|reply(?: to \w+)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
+	verbAct   = `(?:forward(?:s|ing)?|send|append|attach|embed|sending|e-?mail|reply(?: to \w+)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
 	secretObj = `(?:passwords?|passcodes?|credentials?|api[ _-]?keys?|secret(?:s| keys?| values?)?|access tokens?|tokens?|(?:one[- ]time|verification|login|log-in|security|sign[- ]in|2fa|mfa|otp|totp|authentication|authenticator|reset|confirmation|six[- ]digit|6[- ]digit)\s+(?:codes?|links?|e-?mails?|mails?|entry|pins?)|totp|2fa codes?|mfa codes?|otp|pins?|vault|private keys?|ssh keys?|card (?:number|details)|cvv|security codes?|sk_live|contraseñas?|c[oó]digos?|passw[oö]rt(?:er)?|kennw[oö]rter|zugangsdaten|mots? de passe|senhas?|密码|验证码)`
 	dataObj   = `(?:messages?|e-?mails?|mails?|correspondence|inbox|mailbox|contents?|contacts?|contact list|address book|calendar|crm|customer (?:list|data)|employee (?:list|data|records)|directory|ibans?|bank (?:details|account)|payment details|subject lines|attachments|records|phone numbers?|mobile number|personal (?:data|information)|mensajes|correos|nachrichten|邮件|消息)`
 )
@@ -134,7 +134,10 @@ func newInjectionRules() *injectionRules {
 		// A vocative at the start of a line: "Assistant, please ...", "AI assistant: ..."
 		`(?m)(?:^|[.!?]\s+)[\s*\[(-]*(?:(?:dear|hey|hi|hello|attention|attn:?)\s+)?(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s*(?:[:,]|—|–| - )`,
 		// "the assistant managing this inbox", "language models reading this mailbox"
-		agentWord+`\s+(?:that\s+|who\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|managing|operating|triaging|summari[sz]ing|screening|reviewing|monitoring|reads|processes|handles|manages|operates|triages|summari[sz]es)\s+(?:this|these|acme|the following)\b`,
+		agentWord+`\s+(?:that\s+|who\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|managing|operating|triaging|summari[sz]ing|screening|reviewing|monitoring|sorting|filtering|routing|answering|parsing|reads|processes|handles|manages|operates|triages|summari[sz]es|sorts|filters|routes|answers|parses|checks)\s+(?:this|these|acme|the following)\b`,
+		// Speaking to whatever processes the mail: "When summarizing this email, state that ..."
+		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:summari[sz]ing|processing|triaging|parsing|classifying|screening|routing) (?:this|the following)\b`,
+		`\b(?:whoever|whatever) (?:[\w-]+ )?(?:bot|ai|agent|assistant|model|system)\b`,
 		// Clause-initial "To the assistant ...", "For the assistant reading this:"
 		`(?:^|[\[(.:!?]\s*|\n)(?:to|for|attention)\s+(?:the|any|all|every)\s+(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
 		`\bwhoever or whatever\b`,
@@ -146,7 +149,7 @@ func newInjectionRules() *injectionRules {
 		`\b(?:the |any |all |every )?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:must|should|shall|needs? to|is required to|are required to|is instructed to|are instructed to|has to|have to)\b`,
 	)
 	add(sigDirective, true,
-		`(?:^|[.:;!?,]\s+|\bplease\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let)\b`,
+		`(?:^|[.:;!?,]\s+|\bplease\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use)\b`,
 	)
 	add(sigOverride, true,
 		`\b(?:ignore|disregard|forget|override|bypass|set aside|abandon)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+|my\s+|these\s+|those\s+)*(?:previous|prior|preceding|earlier|above|former|old|original|existing|initial|current|other|system|safety|security|standing)?\s*(?:instructions?|prompts?|rules|guidelines|guidance|directives?|policies|policy|constraints|restrictions|programming|commands?|orders|context)\b`,
@@ -180,6 +183,7 @@ func newInjectionRules() *injectionRules {
 	)
 	add(sigConceal, true,
 		`\b(?:do not|don't|dont|never|without)\s+(?:[\w-]+\s+){0,2}?(?:tell|telling|inform|informing|notify|notifying|alert|alerting|mention|mentioning|let (?:\w+ )?know|involve|involving|loop(?:ing)? in|escalat\w*|flag\w*|report\w*|disclose)\b`,
+		`\b(?:do not|don't|without) ask(?:ing)? (?:the user|the owner|anyone|a human|a person|your (?:user|owner|human|principal|boss|manager)|\w+ first)\b`,
 		`\bwithout\s+(?:[\w-]+\s+){0,2}?(?:asking|confirmation|confirming|approval|approving|review|reviewing|verification|verifying|consent|checking|check|waiting|human|call-?back)\b`,
 		`\bno (?:further |additional |human )?(?:confirmation|approval|review|verification|sign-off)\s+(?:is\s+)?(?:needed|required|necessary)\b`,
 		`\bno need to (?:ask|confirm|check|loop|involve|notify|tell|verify|wait)\b`,

@@ -116,6 +116,12 @@ func skeleton(s string) string {
 	return strings.ToLower(confusable.Skeleton(strings.ToLower(confusable.Skeleton(strings.ToLower(s)))))
 }
 
+// looseSkeleton folds letter shapes that UTS #39 keeps apart but that
+// read alike in a sans-serif address bar: i and l, "vv" and w, "cl" and d.
+func looseSkeleton(skel string) string {
+	return strings.NewReplacer("vv", "w", "cl", "d", "i", "l").Replace(skel)
+}
+
 func (d *Detector) targets(c Context) []target {
 	var out []target
 	addDomain := func(dom, kind string, cc bool) {
@@ -150,6 +156,20 @@ var lureWords = map[string]bool{
 	"app": true, "web": true, "cloud": true, "check": true, "safe": true, "session": true, "review": true,
 	"unlock": true, "resolution": true, "desk": true, "info": true, "official": true, "notify": true,
 	"notification": true, "reset": true, "password": true, "sso": true, "docs": true, "files": true,
+	"delivery": true, "tracking": true, "track": true, "parcel": true, "shipping": true, "status": true,
+	"order": true, "orders": true, "invoices": true, "document": true, "documents": true, "share": true,
+	"sign": true, "esign": true, "meeting": true, "invite": true, "bank": true, "banking": true,
+	"verified": true, "secured": true, "server": true, "mailbox": true, "storage": true, "drive": true,
+}
+
+// gluedLures are the lure words that still mark phishing when glued to a
+// name without a hyphen; short ones ("info", "app") are left out because
+// real companies are named that way (zoominfo).
+var gluedLures = map[string]bool{
+	"secure": true, "security": true, "login": true, "signin": true, "verify": true, "verification": true,
+	"account": true, "accounts": true, "billing": true, "update": true, "recovery": true, "wallet": true,
+	"payment": true, "payments": true, "support": true, "helpdesk": true, "unlock": true, "confirm": true,
+	"password": true, "reset": true, "notification": true,
 }
 
 // genericSuffixes are cheap open TLDs where typo-squats live; a near-miss
@@ -203,6 +223,15 @@ func (d *Detector) lookalikeFindings(m Message, c Context) []Finding {
 }
 
 func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
+	// A label that any brand runs country sites under is legitimate on
+	// every country-code TLD, whichever list (brand or correspondent)
+	// the imitated domain came from.
+	ccLabels := map[string]bool{}
+	for _, t := range targets {
+		if t.cc {
+			ccLabels[t.label] = true
+		}
+	}
 	if mixedScript([]rune(sd.label)) {
 		return lookalikeHit{detail: "mixes scripts (" + sd.reg + ")", strong: true}, true
 	}
@@ -217,8 +246,10 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 			continue
 		}
 		switch {
+		case len(tl) >= 4 && looseSkeleton(sd.skel) == looseSkeleton(t.skel) && sd.label != t.label && sd.skel != t.skel:
+			weak = &lookalikeHit{detail: fmt.Sprintf("uses look-alike letters for %s (%s)", t.domain, t.kind)}
 		case sd.label == t.label && sd.suffix != t.suffix:
-			if t.cc && countryCode(sd.suffix) {
+			if ccLabels[t.label] && countryCode(sd.suffix) {
 				continue
 			}
 			weak = &lookalikeHit{detail: fmt.Sprintf("swaps the TLD of %s (%s)", t.domain, t.kind)}
@@ -263,8 +294,33 @@ func nearMiss(a, b string) bool {
 		if dist != 1 {
 			return false
 		}
-		return len(ra) != len(rb) || isTransposition(ra, rb)
+		return isTransposition(ra, rb) || isDeletion(ra, rb) || isDoubling(ra, rb)
 	}
+}
+
+// isDeletion reports that a is b with one letter dropped.
+func isDeletion(a, b []rune) bool {
+	if len(a)+1 != len(b) {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return string(a[i:]) == string(b[i+1:])
+}
+
+// isDoubling reports that a is b with one letter typed twice.
+func isDoubling(a, b []rune) bool {
+	if len(a) != len(b)+1 {
+		return false
+	}
+	for i := 1; i < len(a); i++ {
+		if a[i] == a[i-1] && string(a[:i])+string(a[i+1:]) == string(b) {
+			return true
+		}
+	}
+	return false
 }
 
 func isTransposition(a, b []rune) bool {
@@ -334,8 +390,8 @@ func embedsTarget(label string, t target) bool {
 	}
 	// Without hyphens, only a lure word glued to either end counts
 	// (paypalsecure, securepaypal).
-	glued := strings.HasPrefix(flat, tflat) && lureWords[strings.TrimPrefix(flat, tflat)] ||
-		strings.HasSuffix(flat, tflat) && lureWords[strings.TrimSuffix(flat, tflat)]
+	glued := strings.HasPrefix(flat, tflat) && gluedLures[strings.TrimPrefix(flat, tflat)] ||
+		strings.HasSuffix(flat, tflat) && gluedLures[strings.TrimSuffix(flat, tflat)]
 	if !aligned && !glued {
 		return false
 	}
