@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -25,7 +26,7 @@ func (r *injectionRules) decodePayloads(text string) []string {
 			out = append(out, s)
 		}
 	}
-	for _, m := range r.base64Run.FindAllString(text, maxDecoded) {
+	for _, m := range r.runs(text, isBase64Byte, 16, r.base64Run) {
 		compact := strings.Join(strings.Fields(m), "")
 		if len(compact) < 24 {
 			continue
@@ -37,26 +38,55 @@ func (r *injectionRules) decodePayloads(text string) []string {
 			}
 		}
 	}
-	for _, m := range r.hexRun.FindAllString(text, maxDecoded) {
+	for _, m := range r.runs(text, isHexByte, 32, r.hexRun) {
 		compact := strings.NewReplacer(" ", "", ":", "").Replace(m)
 		if b, err := hex.DecodeString(compact); err == nil {
 			keep(string(b))
 		}
 	}
-	for _, m := range r.urlEnc.FindAllString(text, maxDecoded) {
-		if s, err := url.QueryUnescape(m); err == nil {
-			keep(s)
+	if strings.Count(text, "%") >= 6 {
+		for _, m := range r.urlEnc.FindAllString(text, maxDecoded) {
+			if s, err := url.QueryUnescape(m); err == nil {
+				keep(s)
+			}
 		}
 	}
-	for _, m := range r.uniEsc.FindAllString(text, maxDecoded) {
-		if s, err := strconv.Unquote(`"` + strings.ReplaceAll(m, `"`, `\"`) + `"`); err == nil {
-			keep(s)
+	if strings.Contains(text, `\u`) || strings.Contains(text, `\U`) {
+		for _, m := range r.uniEsc.FindAllString(text, maxDecoded) {
+			if s, err := strconv.Unquote(`"` + strings.ReplaceAll(m, `"`, `\"`) + `"`); err == nil {
+				keep(s)
+			}
 		}
 	}
 	if r.rotHint.MatchString(strings.ToLower(text)) {
 		out = append(out, rot13(text))
 	}
 	return out
+}
+
+func isBase64Byte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
+}
+
+func isHexByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// runs returns the matches of re, but only runs the regular expression
+// when a byte loop has found a long enough run of the alphabet: almost no
+// mail carries encoded blobs, and the loop is far cheaper than the regexp.
+func (r *injectionRules) runs(text string, in func(byte) bool, minRun int, re *regexp.Regexp) []string {
+	n := 0
+	for i := 0; i < len(text); i++ {
+		if !in(text[i]) {
+			n = 0
+			continue
+		}
+		if n++; n >= minRun {
+			return re.FindAllString(text, maxDecoded)
+		}
+	}
+	return nil
 }
 
 func rot13(s string) string {

@@ -96,6 +96,10 @@ type injectionRules struct {
 	uniEsc     *regexp.Regexp
 	rotHint    *regexp.Regexp
 	negation   *regexp.Regexp
+	// gates lists, per signal, words at least one of which every pattern
+	// of that signal needs. Checking them with strings.Contains first
+	// keeps screening fast: most paragraphs skip most patterns.
+	gates [numSignals][]string
 }
 
 // Shared vocabulary. Patterns run on lower-cased, normalized text.
@@ -148,6 +152,7 @@ func newInjectionRules() *injectionRules {
 	add(sigAddressWk, false,
 		`\b(?:the |any |all |every )?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:must|should|shall|needs? to|is required to|are required to|is instructed to|are instructed to|has to|have to)\b`,
 	)
+	add(sigAgentNoun, false, `\b`+agentWord+`\b`)
 	add(sigDirective, true,
 		`(?:^|[.:;!?,]\s+|\bplease\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use)\b`,
 	)
@@ -224,8 +229,50 @@ func newInjectionRules() *injectionRules {
 		`\b(?:follow|execute|carry out|obey|perform)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:steps|instructions|commands?)\s+(?:it|they|that it|in it|it contains|contained|encoded|decoded)\b`,
 	)
 	add(sigSensitive, false, secretObj)
-	add(sigAgentNoun, false, `\b`+agentWord+`\b`)
+
+	agentGate := []string{" ai", "ai ", "ai:", "ai,", "ai-", "(ai", "ai助", "assist", "agent", "bot", "model", "llm", "gpt", "pilot", "triag", "summari", "whoever", "whatever",
+		"助", "アシスタント", "asistente", "automated", "processing", "parsing", "classifying", "screening", "routing", "ki-", "ki "}
+	secretGate := []string{"password", "passcode", "credential", "api", "key", "secret", "token", "code", "totp", "2fa", "mfa", "otp",
+		"pin", "vault", "card", "cvv", "sk_live", "contraseñ", "código", "codigo", "passw", "kennw", "zugangsdaten", "mot de passe",
+		"mots de passe", "senha", "密码", "验证码", "values"}
+	r.gates = [numSignals][]string{
+		sigAddress:   append(agentGate, "致", "给"),
+		sigAddressWk: agentGate,
+		sigAgentNoun: agentGate,
+		sigOverride: {"ignor", "disregard", "forget", "overrid", "bypass", "set aside", "abandon", "supersed", "replace", "precedence",
+			"cancel", "you are now", "mode", "new ", "pretend", "act ", "behave", "from now on", "conversation", "olvid", "omite",
+			"descarta", "vergiss", "vergessen", "missacht", "oubli", "esqueç", "desconsider", "dimentic", "忽", "无视", "忘", "無視"},
+		sigExfilSecret: secretGate,
+		sigSensitive:   secretGate,
+		sigExfilData: {"forward", "send", "append", "attach", "embed", "mail", "reply", "respond", "share", "paste", "include", "export",
+			"compile", "collect", "upload", "post", "leak", "reveal", "disclose", "provide", "give", "list", "copy", "transfer", "dump",
+			"retrieve", "look up", "gather", "envi", "reenv", "sende", "weiterleit", "leite", "schick", "envoie", "transf", "encaminh",
+			"inoltr", "转发", "发送", "发给", "提供"},
+		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress",
+			"bypass", "keep", "treat", "informe", "ohne", "niemand", "sans", "ne ", "不要", "无需", "不需要", "不必"},
+		sigMarkup:    {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction"},
+		sigMarkupWk:  {"system", "developer", "{"},
+		sigAuthority: {"approved", "authori", "verified", "cleared", "signed off", "trust_level", "legally", "agreed"},
+		sigAgentAct: {"accept", "mark", "treat", "flag", "classify", "label", "record", "allowlist", "whitelist", "safe senders",
+			"trusted senders", "forward", "rank", "rate", "score", "summar", "update", "change", "refund", "approve", "release",
+			"überweis", "purchase order"},
+		sigDecodeRun: {"decod", "decrypt", "rot", "base", "reverse", "unscramble"},
+	}
 	return r
+}
+
+// gated reports whether p contains a word every pattern of sig needs.
+func (r *injectionRules) gated(sig signal, p string) bool {
+	g := r.gates[sig]
+	if g == nil {
+		return true
+	}
+	for _, w := range g {
+		if strings.Contains(p, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // zone says where a piece of text was found; hidden zones are read by a
@@ -278,8 +325,9 @@ func (d *Detector) injectionFinding(m Message, c Context, hv htmlView) (Finding,
 
 	best := scored{}
 	var union sigSet
+	seen := map[string]sigSet{}
 	for _, s := range segs {
-		res := rules.scoreSegment(s, internal)
+		res := rules.scoreSegment(s, internal, seen)
 		if res.score > best.score {
 			best = res
 		}
@@ -335,13 +383,24 @@ func scoreSet(s sigSet, internal bool) float64 {
 
 // scoreSegment finds signals per paragraph and scores every window of
 // three neighbouring paragraphs.
-func (r *injectionRules) scoreSegment(s segment, internal bool) scored {
+//
+// seen caches the signals of paragraphs already scored (keyed by their
+// whitespace-collapsed text): the plain-text and HTML alternatives of a
+// message mostly repeat each other, and scoring each paragraph once halves
+// the work for such mail.
+func (r *injectionRules) scoreSegment(s segment, internal bool, seen map[string]sigSet) scored {
 	text := normalize(s.text)
 	text = r.quotePfx.ReplaceAllString(text, "")
 	paras := splitParagraphs(text)
 	sets := make([]sigSet, len(paras))
 	for i, p := range paras {
+		key := strings.Join(strings.Fields(p), " ")
+		if set, ok := seen[key]; ok {
+			sets[i] = set
+			continue
+		}
 		sets[i] = r.signals(p)
+		seen[key] = sets[i]
 	}
 	var whole sigSet
 	for _, x := range sets {
@@ -400,6 +459,7 @@ func (r *injectionRules) signals(p string) sigSet {
 	flat := strings.ReplaceAll(p, "\n", " ")
 	// Reported speech is removed before matching order-like signals.
 	unq := r.quoted.ReplaceAllString(flat, "")
+	var gate [numSignals]uint8 // 0 unknown, 1 open, 2 closed
 	for _, pt := range r.patterns {
 		if set.has(pt.sig) && !pt.negatable {
 			continue
@@ -409,6 +469,20 @@ func (r *injectionRules) signals(p string) sigSet {
 			subject = p // line-anchored patterns need the line breaks
 		}
 		if set.has(pt.sig) {
+			continue
+		}
+		// An order only matters when the paragraph speaks to an agent.
+		if pt.sig == sigDirective && !set.has(sigAddress) && !set.has(sigAddressWk) && !set.has(sigAgentNoun) {
+			continue
+		}
+		// Gate results are cached per signal: a signal has many patterns.
+		if gate[pt.sig] == 0 {
+			gate[pt.sig] = 2
+			if r.gated(pt.sig, unq) || r.gated(pt.sig, p) {
+				gate[pt.sig] = 1
+			}
+		}
+		if gate[pt.sig] == 2 {
 			continue
 		}
 		if !pt.negatable {

@@ -63,6 +63,7 @@ type target struct {
 	domain string // registrable, ASCII
 	label  string // registrable minus public suffix, Unicode
 	skel   string
+	loose  string
 	suffix string
 	kind   string // "own domain", "known correspondent", "brand"
 	cc     bool
@@ -119,7 +120,7 @@ func skeleton(s string) string {
 // looseSkeleton folds letter shapes that UTS #39 keeps apart but that
 // read alike in a sans-serif address bar: i and l, "vv" and w, "cl" and d.
 func looseSkeleton(skel string) string {
-	return strings.NewReplacer("vv", "w", "cl", "d", "i", "l").Replace(skel)
+	return strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(skel, "vv", "w"), "cl", "d"), "i", "l")
 }
 
 func (d *Detector) targets(c Context) []target {
@@ -129,7 +130,7 @@ func (d *Detector) targets(c Context) []target {
 		if !ok {
 			return
 		}
-		out = append(out, target{domain: sd.reg, label: sd.label, skel: sd.skel, suffix: sd.suffix, kind: kind, cc: cc})
+		out = append(out, target{domain: sd.reg, label: sd.label, skel: sd.skel, loose: looseSkeleton(sd.skel), suffix: sd.suffix, kind: kind, cc: cc})
 	}
 	for _, x := range c.OrgDomains {
 		addDomain(x, "own domain", false)
@@ -137,9 +138,20 @@ func (d *Detector) targets(c Context) []target {
 	for _, x := range c.KnownCorrespondents {
 		addDomain(x, "known correspondent", false)
 	}
-	for _, b := range d.brands {
+	return append(out, d.brandTargets...)
+}
+
+// brandTargetsOf parses the brand list once, when the Detector is built.
+func brandTargetsOf(brands []Brand) []target {
+	var out []target
+	for _, b := range brands {
 		for _, x := range b.Domains {
-			addDomain(x, "brand "+b.Name, b.CountrySites)
+			sd, ok := parseSenderDomain(x)
+			if !ok {
+				continue
+			}
+			out = append(out, target{domain: sd.reg, label: sd.label, skel: sd.skel, loose: looseSkeleton(sd.skel),
+				suffix: sd.suffix, kind: "brand " + b.Name, cc: b.CountrySites})
 		}
 	}
 	return out
@@ -236,6 +248,7 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 		return lookalikeHit{detail: "mixes scripts (" + sd.reg + ")", strong: true}, true
 	}
 	var weak *lookalikeHit
+	loose := looseSkeleton(sd.skel)
 	for _, t := range targets {
 		tl := []rune(t.label)
 		// Homoglyphs: same skeleton, different spelling.
@@ -246,7 +259,7 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 			continue
 		}
 		switch {
-		case len(tl) >= 4 && looseSkeleton(sd.skel) == looseSkeleton(t.skel) && sd.label != t.label && sd.skel != t.skel:
+		case len(tl) >= 4 && loose == t.loose && sd.label != t.label && sd.skel != t.skel:
 			weak = &lookalikeHit{detail: fmt.Sprintf("uses look-alike letters for %s (%s)", t.domain, t.kind)}
 		case sd.label == t.label && sd.suffix != t.suffix:
 			if ccLabels[t.label] && countryCode(sd.suffix) {

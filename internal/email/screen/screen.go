@@ -118,10 +118,11 @@ func WithInjectionThresholds(flag, block float64) Option {
 // Detector screens messages. It is safe for concurrent use; build one at
 // start-up (it compiles its patterns once) and share it.
 type Detector struct {
-	brands   []Brand
-	inj      *injectionRules
-	injFlag  float64
-	injBlock float64
+	brands       []Brand
+	brandTargets []target
+	inj          *injectionRules
+	injFlag      float64
+	injBlock     float64
 }
 
 // NewDetector returns a Detector with the bundled brand list and the default
@@ -136,6 +137,7 @@ func NewDetector(opts ...Option) *Detector {
 	for _, o := range opts {
 		o(d)
 	}
+	d.brandTargets = brandTargetsOf(d.brands)
 	return d
 }
 
