@@ -7,9 +7,10 @@ import (
 )
 
 // FuzzScreen feeds arbitrary bytes through parsing and screening, both as a
-// raw message and directly as text and HTML: neither may panic.
+// raw message and directly as text and HTML: neither may panic. Seeds are
+// small messages so the fuzzer spends its time on mutations, not on parsing.
 func FuzzScreen(f *testing.F) {
-	for _, name := range []string{"dev-032.eml", "dev-035.eml", "dev-039.eml", "dev-067.eml", "dev-105.eml", "ext-041.eml"} {
+	for _, name := range []string{"dev-032.eml", "dev-035.eml", "dev-067.eml", "ext-041.eml"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "eval", name))
 		if err != nil {
 			f.Fatal(err)
