@@ -1,0 +1,125 @@
+package screen
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxDecoded bounds how many payloads one text may yield, so a message
+// full of base64 cannot make screening slow.
+const maxDecoded = 8
+
+// decodePayloads returns readable text hidden in encoded chunks: base64,
+// hex, URL-encoding, \u escapes, and ROT13 when the text hints at a cipher.
+// Only results that decode to mostly printable prose are kept, so binary
+// blobs (keys, images, signatures) are ignored.
+func (r *injectionRules) decodePayloads(text string) []string {
+	var out []string
+	keep := func(s string) {
+		if len(out) < maxDecoded && looksLikeProse(s) {
+			out = append(out, s)
+		}
+	}
+	for _, m := range r.runs(text, isBase64Byte, 16, r.base64Run) {
+		compact := strings.Join(strings.Fields(m), "")
+		if len(compact) < 24 {
+			continue
+		}
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding} {
+			if b, err := enc.DecodeString(compact); err == nil {
+				keep(string(b))
+				break
+			}
+		}
+	}
+	for _, m := range r.runs(text, isHexByte, 32, r.hexRun) {
+		compact := strings.NewReplacer(" ", "", ":", "").Replace(m)
+		if b, err := hex.DecodeString(compact); err == nil {
+			keep(string(b))
+		}
+	}
+	if strings.Count(text, "%") >= 6 {
+		for _, m := range r.urlEnc.FindAllString(text, maxDecoded) {
+			if s, err := url.QueryUnescape(m); err == nil {
+				keep(s)
+			}
+		}
+	}
+	if strings.Contains(text, `\u`) || strings.Contains(text, `\U`) {
+		for _, m := range r.uniEsc.FindAllString(text, maxDecoded) {
+			if s, err := strconv.Unquote(`"` + strings.ReplaceAll(m, `"`, `\"`) + `"`); err == nil {
+				keep(s)
+			}
+		}
+	}
+	if r.rotHint.MatchString(strings.ToLower(text)) {
+		out = append(out, rot13(text))
+	}
+	return out
+}
+
+func isBase64Byte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
+}
+
+func isHexByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// runs returns the matches of re, but only runs the regular expression
+// when a byte loop has found a long enough run of the alphabet: almost no
+// mail carries encoded blobs, and the loop is far cheaper than the regexp.
+func (r *injectionRules) runs(text string, in func(byte) bool, minRun int, re *regexp.Regexp) []string {
+	n := 0
+	for i := 0; i < len(text); i++ {
+		if !in(text[i]) {
+			n = 0
+			continue
+		}
+		if n++; n >= minRun {
+			return re.FindAllString(text, maxDecoded)
+		}
+	}
+	return nil
+}
+
+func rot13(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'a' + (r-'a'+13)%26
+		case r >= 'A' && r <= 'Z':
+			return 'A' + (r-'A'+13)%26
+		}
+		return r
+	}, s)
+}
+
+// looksLikeProse accepts valid UTF-8 that is mostly letters and spaces and
+// contains several words.
+func looksLikeProse(s string) bool {
+	if len(s) < 16 || !utf8.ValidString(s) {
+		return false
+	}
+	var letters, spaces, other int
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case r == ' ' || r == '\n':
+			spaces++
+		case unicode.IsControl(r) && r != '\t' && r != '\r':
+			return false
+		default:
+			other++
+		}
+	}
+	total := letters + spaces + other
+	return spaces >= 3 && float64(letters+spaces)/float64(total) > 0.75
+}

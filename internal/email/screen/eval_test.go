@@ -1,0 +1,149 @@
+package screen
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The goals of the issue: recall and false-positive rate per reason code.
+var goals = map[Reason]struct{ recall, maxFPR float64 }{
+	ReasonPromptInjection: {recall: 0.9, maxFPR: 0.02},
+	ReasonLookalikeDomain: {recall: 0.95, maxFPR: 0.01},
+}
+
+func evaluate(t *testing.T, dir string) EvalReport {
+	t.Helper()
+	rep, err := Evaluate(dir, NewDetector())
+	if err != nil {
+		t.Fatalf("Evaluate(%s): %v", dir, err)
+	}
+	for r, s := range rep.Scores {
+		t.Logf("%s: precision %.3f recall %.3f fp_rate %.3f (tp %d fp %d fn %d tn %d)", r, s.Precision, s.Recall, s.FalsePositiveRate, s.TP, s.FP, s.FN, s.TN)
+	}
+	for _, m := range rep.Misses {
+		t.Logf("miss %s %s %s %s", m.Kind, m.File, m.Reason, m.Detail)
+	}
+	return rep
+}
+
+// TestEvalGoals is an accuracy test on the extended set in the repo (the
+// shared set plus our own messages).
+func TestEvalGoals(t *testing.T) {
+	rep := evaluate(t, filepath.Join("testdata", "eval"))
+	if rep.Files < 180 {
+		t.Fatalf("eval set has %d messages, want the shared 123 plus at least 60", rep.Files)
+	}
+	for reason, g := range goals {
+		s := rep.Scores[reason]
+		if s == nil {
+			t.Fatalf("no labels for %s", reason)
+		}
+		if s.Recall < g.recall {
+			t.Errorf("%s recall %.3f < %.2f", reason, s.Recall, g.recall)
+		}
+		if s.FalsePositiveRate > g.maxFPR {
+			t.Errorf("%s false-positive rate %.3f > %.2f", reason, s.FalsePositiveRate, g.maxFPR)
+		}
+	}
+}
+
+// TestHoldout runs the held-out set, written after the rules were frozen.
+// It is never used for tuning; it guards the false-positive goals (the
+// cost of a wrong block is paid on every benign message) and a recall floor
+// well below the goal, and it logs the figures reported in the README.
+func TestHoldout(t *testing.T) {
+	rep := evaluate(t, filepath.Join("testdata", "holdout"))
+	if rep.Files < 40 {
+		t.Fatalf("holdout has %d messages, want at least 40", rep.Files)
+	}
+	for reason, g := range goals {
+		s := rep.Scores[reason]
+		if s.FalsePositiveRate > g.maxFPR {
+			t.Errorf("%s holdout false-positive rate %.3f > %.2f", reason, s.FalsePositiveRate, g.maxFPR)
+		}
+		if s.Recall < 0.8 {
+			t.Errorf("%s holdout recall %.3f < 0.80", reason, s.Recall)
+		}
+	}
+}
+
+func writeSet(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const ctxJSON = `{"org_domains":["acme-corp.com"],"known_correspondents":["paypal.com"]}`
+
+func TestRunEvalJSONShape(t *testing.T) {
+	dir := writeSet(t, map[string]string{
+		"context.json": ctxJSON,
+		"a.eml":        "From: PayPal <service@paypa1.com>\r\nTo: x@acme-corp.com\r\nSubject: hi\r\n\r\nhello\r\n",
+		"b.eml":        "From: Bob <bob@example.org>\r\nTo: x@acme-corp.com\r\nSubject: lunch\r\n\r\nLunch at noon?\r\n",
+		"labels.jsonl": `{"file":"a.eml","lookalike_domain":true,"spf_fail":false,"notes":"x"}` + "\n" +
+			`{"file":"b.eml","lookalike_domain":false,"spf_fail":false}` + "\n",
+	})
+	var out bytes.Buffer
+	if err := RunEval(dir, NewDetector(), true, &out); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]map[string]float64
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("output is not one JSON object keyed by reason: %v\n%s", err, out.String())
+	}
+	if len(got) != 2 {
+		t.Fatalf("reason keys = %v, want lookalike_domain and spf_fail only (notes is not a label)", got)
+	}
+	want := map[string]float64{"precision": 1, "recall": 1, "false_positive_rate": 0, "tp": 1, "fp": 0, "fn": 0, "tn": 1}
+	for k, v := range want {
+		if g, ok := got["lookalike_domain"][k]; !ok || g != v {
+			t.Errorf("lookalike_domain[%s] = %v (present %v), want %v", k, g, ok, v)
+		}
+	}
+	// spf_fail has no positives and no predictions: vacuous precision and
+	// recall are 1, the false-positive rate is 0.
+	if s := got["spf_fail"]; s["precision"] != 1 || s["recall"] != 1 || s["false_positive_rate"] != 0 || s["tn"] != 2 {
+		t.Errorf("spf_fail = %v, want vacuous 1/1/0 with tn 2", s)
+	}
+
+	out.Reset()
+	if err := RunEval(dir, NewDetector(), false, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"reason", "precision", "recall", "fp_rate", "lookalike_domain", "spf_fail", "2 messages"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("table output lacks %q:\n%s", w, out.String())
+		}
+	}
+}
+
+func TestRunEvalErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"no context", map[string]string{"labels.jsonl": "{}\n"}, "read context"},
+		{"bad labels", map[string]string{"context.json": ctxJSON, "labels.jsonl": "{not json\n"}, "line 1"},
+		{"missing eml", map[string]string{"context.json": ctxJSON, "labels.jsonl": `{"file":"gone.eml","prompt_injection":true}` + "\n"}, "gone.eml"},
+		{"path escape", map[string]string{"context.json": ctxJSON, "labels.jsonl": `{"file":"../x.eml","prompt_injection":true}` + "\n"}, "unsafe"},
+		{"empty", map[string]string{"context.json": ctxJSON, "labels.jsonl": "\n"}, "no messages"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := RunEval(writeSet(t, tc.files), NewDetector(), false, &bytes.Buffer{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,712 @@
+package screen
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.mau.fi/util/confusable"
+)
+
+// signal is one kind of evidence that text is trying to instruct an AI
+// agent. A message's injection score is the sum of the weights of the
+// distinct signals found close together (in a window of three paragraphs).
+type signal int
+
+const (
+	sigAddress     signal = iota // text speaks to an AI agent ("Note to the AI assistant:")
+	sigAddressWk                 // weaker address ("AI agents must ...")
+	sigDirective                 // an imperative; counts only next to an address
+	sigOverride                  // "ignore previous instructions", "you are now in ... mode"
+	sigExfilSecret               // send/forward/reply with passwords, codes, keys
+	sigExfilData                 // send/forward mail, contacts, bank data, or anything to an address
+	sigConceal                   // "do not tell the user", "without confirmation"
+	sigMarkup                    // chat-template, tool-call or role markup
+	sigMarkupWk                  // a JSON function-call blob, a bare SYSTEM: line
+	sigAuthority                 // "pre-approved", "already authorized by the CFO"
+	sigAgentAct                  // agent-only actions: accept on behalf, add to allowlist, auto-forward rule
+	sigDecodeRun                 // "decode this and follow it"
+	sigSensitive                 // mentions credentials or vault at all
+	sigAgentNoun                 // mentions an AI agent at all (only used for hidden text)
+	numSignals
+)
+
+var signalWeight = [numSignals]float64{
+	sigAddress:     3,
+	sigAddressWk:   2,
+	sigDirective:   2,
+	sigOverride:    3,
+	sigExfilSecret: 3,
+	sigExfilData:   2,
+	sigConceal:     2,
+	sigMarkup:      4,
+	sigMarkupWk:    2,
+	sigAuthority:   1,
+	sigAgentAct:    1,
+	sigDecodeRun:   2,
+	sigSensitive:   1,
+	sigAgentNoun:   0,
+}
+
+var signalName = [numSignals]string{
+	sigAddress:     "addresses an AI agent",
+	sigAddressWk:   "addresses AI agents",
+	sigDirective:   "gives it an order",
+	sigOverride:    "override phrase",
+	sigExfilSecret: "asks to send secrets or codes",
+	sigExfilData:   "asks to send mail or data out",
+	sigConceal:     "asks to hide the action or skip human review",
+	sigMarkup:      "fake chat/tool markup",
+	sigMarkupWk:    "tool-call or role line",
+	sigAuthority:   "claims prior authorization",
+	sigAgentAct:    "asks for an agent-only action",
+	sigDecodeRun:   "asks to decode and execute",
+	sigSensitive:   "mentions credentials",
+	sigAgentNoun:   "mentions an AI agent",
+}
+
+type sigSet uint32
+
+func (s sigSet) has(x signal) bool { return s&(1<<x) != 0 }
+func (s *sigSet) add(x signal)     { *s |= 1 << x }
+
+// pattern is a compiled rule for one signal. negatable rules are skipped
+// when a negation ("never", "do not") closely precedes the match, so that
+// "never share this code" does not read as a request to share it.
+type pattern struct {
+	sig       signal
+	re        *regexp.Regexp
+	negatable bool
+}
+
+// injectionRules holds every compiled pattern; built once per Detector.
+type injectionRules struct {
+	patterns   []pattern
+	userLine   *regexp.Regexp
+	assistLine *regexp.Regexp
+	quoted     *regexp.Regexp
+	fence      *regexp.Regexp
+	quotePfx   *regexp.Regexp
+	base64Run  *regexp.Regexp
+	hexRun     *regexp.Regexp
+	urlEnc     *regexp.Regexp
+	uniEsc     *regexp.Regexp
+	rotHint    *regexp.Regexp
+	negation   *regexp.Regexp
+	// gates lists, per signal, words at least one of which every pattern
+	// of that signal needs. Checking them with strings.Contains first
+	// keeps screening fast: most paragraphs skip most patterns.
+	gates [numSignals][]string
+}
+
+// Shared vocabulary. Patterns run on lower-cased, normalized text.
+const (
+	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:systems?|tools?|processors?|readers?)|triagers?|summari[sz]ers?|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
+	verbAct   = `(?:forward(?:s|ing)?|send|append|attach|embed|sending|e-?mail|reply(?: to \w+)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
+	secretObj = `(?:passwords?|passcodes?|credentials?|api[ _-]?keys?|secret(?:s| keys?| values?)?|access tokens?|tokens?|(?:one[- ]time|verification|login|log-in|security|sign[- ]in|2fa|mfa|otp|totp|authentication|authenticator|reset|confirmation|six[- ]digit|6[- ]digit)\s+(?:codes?|links?|e-?mails?|mails?|entry|pins?)|totp|2fa codes?|mfa codes?|otp|pins?|vault|private keys?|ssh keys?|card (?:number|details)|cvv|security codes?|sk_live|contraseñas?|c[oó]digos?|passw[oö]rt(?:er)?|kennw[oö]rter|zugangsdaten|mots? de passe|senhas?|密码|验证码)`
+	dataObj   = `(?:messages?|e-?mails?|mails?|correspondence|inbox|mailbox|contents?|contacts?|contact list|address book|calendar|crm|customer (?:list|data)|employee (?:list|data|records)|directory|ibans?|bank (?:details|account)|payment details|subject lines|attachments|records|phone numbers?|mobile number|personal (?:data|information)|mensajes|correos|nachrichten|邮件|消息)`
+)
+
+func newInjectionRules() *injectionRules {
+	r := &injectionRules{
+		userLine:   regexp.MustCompile(`(?m)^\s*(?:user|human)\s*:`),
+		assistLine: regexp.MustCompile(`(?m)^\s*(?:assistant|ai|model|gpt)\s*:`),
+		// A quotation embedded in running prose ("an attacker hides a
+		// sentence such as "ignore previous instructions" ...") reports
+		// speech instead of giving an order.
+		quoted:    regexp.MustCompile(`[a-z] ["“«„]([^"“”«»„\n]{8,300})["”»“]`),
+		fence:     regexp.MustCompile("(?s)```.*?```"),
+		quotePfx:  regexp.MustCompile(`(?m)^[ \t]*(?:>[ \t]?)+`),
+		base64Run: regexp.MustCompile(`(?:[A-Za-z0-9+/]{16,}={0,2}\s*){1,}`),
+		hexRun:    regexp.MustCompile(`(?i)\b(?:[0-9a-f]{2}[ :]?){16,}\b`),
+		urlEnc:    regexp.MustCompile(`(?:%[0-9A-Fa-f]{2}[^\s%]{0,3}){6,}`),
+		uniEsc:    regexp.MustCompile(`(?i)(?:\\u[0-9a-f]{4}[^\\\s]{0,2}){4,}`),
+		rotHint:   regexp.MustCompile(`rot-? ?13|caesar|cipher|decode|decrypt`),
+		negation:  regexp.MustCompile(`(?:\bnever|\bnot|n't|\bno need to|\bnunca|\bjamais|\bnie|不要|请勿|切勿)\W+(?:\w+\W+){0,3}$`),
+	}
+	add := func(sig signal, negatable bool, exprs ...string) {
+		for _, e := range exprs {
+			r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable})
+		}
+	}
+	add(sigAddress, false,
+		// "Note to the AI assistant", "Instructions for any AI system", "Hinweis an den KI-Assistenten"
+		`\b(?:note|notice|message|instructions?|reminder|action items?|directive|request|attention|p\.?s\.?|memo|hinweis|anweisung|nota|aviso|remarque)\s+(?:for|to|an|für|para|al|pour|à|a)\s+(?:the\s+|any\s+|all\s+|every\s+|your\s+|den\s+|die\s+|el\s+|la\s+|l'|\w+'s\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
+		// A vocative at the start of a line: "Assistant, please ...", "AI assistant: ..."
+		`(?m)(?:^|[.!?]\s+)[\s*\[(-]*(?:(?:dear|hey|hi|hello|attention|attn:?)\s+)?(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s*(?:[:,]|—|–| - )`,
+		// "the assistant managing this inbox", "language models reading this mailbox"
+		agentWord+`\s+(?:that\s+|who\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|managing|operating|triaging|summari[sz]ing|screening|reviewing|monitoring|sorting|filtering|routing|answering|parsing|reads|processes|handles|manages|operates|triages|summari[sz]es|sorts|filters|routes|answers|parses|checks)\s+(?:this|these|acme|the following)\b`,
+		// Speaking to whatever processes the mail: "When summarizing this email, state that ..."
+		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:summari[sz]ing|processing|triaging|parsing|classifying|screening|routing) (?:this|the following)\b`,
+		`\b(?:whoever|whatever) (?:[\w-]+ )?(?:bot|ai|agent|assistant|model|system)\b`,
+		// Clause-initial "To the assistant ...", "For the assistant reading this:"
+		`(?:^|[\[(.:!?]\s*|\n)(?:to|for|attention)\s+(?:the|any|all|every)\s+(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
+		`\bwhoever or whatever\b`,
+		`\bif you(?:'re| are) (?:an? |the )?(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
+		`\bas (?:the|an|a) (?:[\w-]+[ -]){0,2}`+agentWord+`\b(?:[^.,\n]{0,60}),\s*you\b`,
+		`(?:致|给).{0,12}(?:ai|助手|助理)`,
+	)
+	add(sigAddressWk, false,
+		`\b(?:the |any |all |every )?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:must|should|shall|needs? to|is required to|are required to|is instructed to|are instructed to|has to|have to)\b`,
+	)
+	add(sigAgentNoun, false, `\b`+agentWord+`\b`)
+	add(sigDirective, true,
+		`(?:^|[.:;!?,]\s+|\bplease\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use)\b`,
+	)
+	add(sigOverride, true,
+		`\b(?:ignore|disregard|forget|override|bypass|set aside|abandon)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+|my\s+|these\s+|those\s+)*(?:previous|prior|preceding|earlier|above|former|old|original|existing|initial|current|other|system|safety|security|standing)?\s*(?:instructions?|prompts?|rules|guidelines|guidance|directives?|policies|policy|constraints|restrictions|programming|commands?|orders|context)\b`,
+		`\bignore (?:the rest of|everything (?:above|before|else|in)|all (?:of )?the above|what (?:you were told|came before))\b`,
+		`\b(?:supersedes?|overrides?|replaces?|takes? precedence over|cancels?)\s+(?:all\s+|any\s+)?(?:earlier|previous|prior|your|existing|other)\s+(?:[\w-]+\s+)?(?:instructions?|guidance|rules|directives?|prompts?|policies)\b`,
+		`\byou are now\b(?:\s+(?:in|an?|the|my|operating))?`,
+		`\b(?:maintenance|developer|debug|god|admin|jailbreak|unrestricted|dan) (?:mode|override)\b`,
+		`\bnew (?:task|instructions?|objective|role|directive|orders)s?\s*:`,
+		`\b(?:pretend|act|behave) (?:to be|as if you (?:are|were)|as) (?:an? |the )?(?:unrestricted|jailbroken|different|evil|dan|developer|system)\b`,
+		`\bfrom now on,? you\b`,
+		`\bprevious conversation (?:is|has) (?:complete|ended|over|finished)`,
+		`\b(?:olvida|ignora|omite|descarta)\s+(?:todas?\s+)?(?:las\s+|tus\s+|sus\s+)?(?:instrucciones|indicaciones|órdenes|reglas)`,
+		`\b(?:ignoriere|vergiss|missachte|ignorieren sie|vergessen sie)\s+(?:alle\s+)?(?:bisherigen|vorherigen|früheren|vorigen|deine|ihre|obigen)?\s*(?:anweisungen|instruktionen|regeln|befehle|vorgaben)`,
+		`\b(?:ignore[zr]?|oublie[zr]?)\s+(?:toutes\s+)?(?:les\s+|vos\s+|tes\s+)?(?:instructions|consignes|règles)\b`,
+		`\b(?:esqueça|desconsidere|ignore)\s+(?:todas\s+)?(?:as\s+)?(?:instruções|regras)`,
+		`\b(?:dimentica|ignora)\s+(?:tutte\s+)?(?:le\s+)?(?:istruzioni|regole)`,
+		`(?:忽略|无视|忘记|忽视|忘掉)(?:之前|以前|先前|上面|此前|上述)?(?:的)?(?:所有|全部|一切)?(?:的)?(?:指令|指示|说明|规则)`,
+		`(?:以前|前|上記)の(?:すべての)?(?:指示|命令)を(?:無視|忘れ)`,
+	)
+	add(sigExfilSecret, true,
+		`\b`+verbAct+`\b[^.!?\n]{0,80}?`+secretObj,
+		secretObj+`[^.!?\n]{0,60}?\bto\s+\S+@\S+\.\w+`,
+		`(?:reply|respond)(?:ing)? (?:to (?:this|me|us) )?with (?:the |your |its )?(?:current |live |latest )?`+secretObj,
+		`(?:paste|include|put) (?:their|its|the) (?:current )?values`,
+		secretObj+`[^.!?\n]{0,80}?\b(?:send|forward|reply with|email|share|paste)\b (?:it|them|this|these)\b`,
+	)
+	add(sigExfilData, true,
+		`\b`+verbAct+`\b[^.!?\n]{0,80}?\b`+dataObj+`\b`,
+		`\b(?:forward|send|e-?mail|share|export|copy|transfer|reenv[ií]a\w*|env[ií]a\w*|sende\w*|schick\w*)\b[^.!?\n]{0,120}?\bto\s+[\w.+-]+@[\w-]+\.[\w.]+`,
+		`(?:发送|转发|发给)[^。]{0,40}@`,
+	)
+	add(sigConceal, true,
+		`\b(?:do not|don't|dont|never|without)\s+(?:[\w-]+\s+){0,2}?(?:tell|telling|inform|informing|notify|notifying|alert|alerting|mention|mentioning|let (?:\w+ )?know|involve|involving|loop(?:ing)? in|escalat\w*|flag\w*|report\w*|disclose)\b`,
+		`\b(?:do not|don't|without) ask(?:ing)? (?:the user|the owner|anyone|a human|a person|your (?:user|owner|human|principal|boss|manager)|\w+ first)\b`,
+		`\bwithout\s+(?:[\w-]+\s+){0,2}?(?:asking|confirmation|confirming|approval|approving|review|reviewing|verification|verifying|consent|checking|check|waiting|human|call-?back)\b`,
+		`\bno (?:further |additional |human )?(?:confirmation|approval|review|verification|sign-off)\s+(?:is\s+)?(?:needed|required|necessary)\b`,
+		`\bno need to (?:ask|confirm|check|loop|involve|notify|tell|verify|wait)\b`,
+		`\b(?:human|manual|user) (?:review|approval|confirmation|check|sign-off)\s+(?:is\s+)?(?:not|isn't|is not)\s+(?:required|needed|necessary)\b`,
+		`\b(?:does not|doesn't|do not|don't) (?:need|require) (?:\w+\s+)?(?:approval|confirmation|review)\b`,
+		`\b(?:don't|do not) wait for (?:a |the )?(?:human|person|approval|confirmation|anyone|reply)`,
+		`\bskip (?:the\s+)?(?:\w+\s+)?(?:confirmation|approval|review|verification)\b`,
+		`\b(?:disable|turn off|suppress|bypass)\s+(?:\w+\s+){0,2}?(?:screening|warnings?|filters?|security|quarantine|logging|alerts?)\b`,
+		`\bdo not (?:show|display|raise) (?:\w+\s+)?warnings|\bdo not quarantine\b`,
+		`\b(?:keep|treat) (?:this|it) (?:confidential|secret|between us)\b`,
+		`\bno (?:informes|le digas|avises|notifiques|menciones)\b`,
+		`\b(?:informiere|benachrichtige|sage|sagen sie) (?:niemanden|niemandem|keinem)\b|\bohne (?:rückfrage|bestätigung|freigabe|prüfung)\b`,
+		`\bne (?:dis|dites|prévenez|informez|mentionnez) (?:rien|personne|pas)\b|\bsans (?:confirmation|validation|vérification)\b`,
+		`不要(?:告诉|通知|告知|提及)|(?:无需|不需要|不必)(?:确认|审批|批准|审核)`,
+	)
+	add(sigMarkup, false,
+		`<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|?>`,
+		`\[/?inst\]|<<\s*/?sys\s*>>`,
+		`</?(?:tool_call|tool_calls|tool_use|tool_result|function_call|function_calls|function_results?|invoke|system|system_prompt|admin|developer)\b[^>]*>`,
+		`"(?:tool_call|tool_calls|function_call|tool_use)"`,
+		`(?m)^\s*#{1,6}\s*(?:system|developer|admin)\b`,
+		`(?m)^\s*\[(?:system|developer|admin)(?: (?:message|prompt|note|override|instructions?))?\b[^\]\n]{0,40}\]`,
+		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:end of (?:e-?mail|message|document|input|context|data|untrusted content)|begin (?:system|instructions?|new instructions?)|new instructions?)\b`,
+		`(?m)^\s*</(?:email|document|untrusted|context|data)>\s*$`,
+	)
+	add(sigMarkupWk, false,
+		`(?m)^\s*(?:system|developer)(?: (?:message|prompt|override|note))?\s*:`,
+		`\{\s*"(?:name|tool|function|action)"\s*:\s*"[\w.]+"\s*,\s*"(?:arguments|parameters|args|input)"\s*:`,
+	)
+	add(sigAuthority, false,
+		`\bpre-?(?:approved|authori[sz]ed|verified|cleared)\b|\balready (?:been )?(?:approved|authori[sz]ed|signed off|verified|agreed)\b|\bhas (?:authori[sz]ed|approved) this\b|\b(?:authori[sz]ed|approved) by (?:the |your )?(?:owner|account owner|cfo|ceo|manager|management|finance|hr|it|security)\b|\bsigned off\b|trust_level|\blegally required\b|\bthis was agreed\b|\bi have verified\b|\bis an approved\b`,
+	)
+	add(sigAgentAct, false,
+		`\baccept (?:[\w-]+\s+){0,3}on behalf of\b|\b(?:mark|treat|flag|classify|label|record) (?:[\w.-]+\s+){0,4}as (?:trusted|approved|safe|internal|verified|legitimate|pre-approved|urgent|an internal)\b|\badd (?:\S+\s+){0,3}to (?:the\s+|your\s+)?(?:[\w-]+[ -])?(?:allowlist|whitelist|safe senders|trusted senders)\b|\b(?:rule|filter) (?:that |to )?(?:auto-?)?forwards?\b|\bauto-?forward|\b(?:rank|rate|score) (?:this|the|my) (?:\w+\s+){0,2}(?:first|highest|top)\b|\bin your (?:summary|summaries|daily summary)\b|\b(?:update|change) (?:the\s+)?(?:vendor|supplier|payee|beneficiary)\s+(?:\w+\s+)?(?:record|bank|details|account|iban)\b|\bissue (?:the\s+)?(?:full\s+)?refund\b|\bapprove (?:the\s+)?(?:pending|payment|invoice|transfer|change)\b|\brelease (?:this|the) (?:\w+\s+)?payment\b|\b(?:überweise|überweisen sie)\b|\bcreate a purchase order\b`,
+	)
+	add(sigDecodeRun, false,
+		`\b(?:decode|decrypt|rot-? ?13|base-?64|reverse|unscramble)\b[^.!?]{0,80}?\b(?:follow|execute|carry out|do what|obey|perform|act on|comply)`,
+		`\b(?:follow|execute|carry out|obey|perform)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:steps|instructions|commands?)\s+(?:it|they|that it|in it|it contains|contained|encoded|decoded)\b`,
+	)
+	add(sigSensitive, false, secretObj)
+
+	agentGate := []string{" ai", "ai ", "ai:", "ai,", "ai-", "(ai", "ai助", "assist", "agent", "bot", "model", "llm", "gpt", "pilot", "triag", "summari", "whoever", "whatever",
+		"助", "アシスタント", "asistente", "automated", "processing", "parsing", "classifying", "screening", "routing", "ki-", "ki "}
+	secretGate := []string{"password", "passcode", "credential", "api", "key", "secret", "token", "code", "totp", "2fa", "mfa", "otp",
+		"pin", "vault", "card", "cvv", "sk_live", "contraseñ", "código", "codigo", "passw", "kennw", "zugangsdaten", "mot de passe",
+		"mots de passe", "senha", "密码", "验证码", "values"}
+	r.gates = [numSignals][]string{
+		sigAddress:   append(agentGate, "致", "给"),
+		sigAddressWk: agentGate,
+		sigAgentNoun: agentGate,
+		sigOverride: {"ignor", "disregard", "forget", "overrid", "bypass", "set aside", "abandon", "supersed", "replace", "precedence",
+			"cancel", "you are now", "mode", "new ", "pretend", "act ", "behave", "from now on", "conversation", "olvid", "omite",
+			"descarta", "vergiss", "vergessen", "missacht", "oubli", "esqueç", "desconsider", "dimentic", "忽", "无视", "忘", "無視"},
+		sigExfilSecret: secretGate,
+		sigSensitive:   secretGate,
+		sigExfilData: {"forward", "send", "append", "attach", "embed", "mail", "reply", "respond", "share", "paste", "include", "export",
+			"compile", "collect", "upload", "post", "leak", "reveal", "disclose", "provide", "give", "list", "copy", "transfer", "dump",
+			"retrieve", "look up", "gather", "envi", "reenv", "sende", "weiterleit", "leite", "schick", "envoie", "transf", "encaminh",
+			"inoltr", "转发", "发送", "发给", "提供"},
+		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress",
+			"bypass", "keep", "treat", "informe", "ohne", "niemand", "sans", "ne ", "不要", "无需", "不需要", "不必"},
+		sigMarkup:    {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction"},
+		sigMarkupWk:  {"system", "developer", "{"},
+		sigAuthority: {"approved", "authori", "verified", "cleared", "signed off", "trust_level", "legally", "agreed"},
+		sigAgentAct: {"accept", "mark", "treat", "flag", "classify", "label", "record", "allowlist", "whitelist", "safe senders",
+			"trusted senders", "forward", "rank", "rate", "score", "summar", "update", "change", "refund", "approve", "release",
+			"überweis", "purchase order"},
+		sigDecodeRun: {"decod", "decrypt", "rot", "base", "reverse", "unscramble"},
+	}
+	return r
+}
+
+// gated reports whether p contains a word every pattern of sig needs.
+func (r *injectionRules) gated(sig signal, p string) bool {
+	g := r.gates[sig]
+	if g == nil {
+		return true
+	}
+	for _, w := range g {
+		if strings.Contains(p, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// zone says where a piece of text was found; hidden zones are read by a
+// model but not by a person, which is what makes them dangerous.
+type zone int
+
+const (
+	zoneBody zone = iota
+	zoneHidden
+	zoneComment
+	zoneAttr
+	zoneAttachment
+	zoneDecoded
+	zoneCode
+)
+
+var zoneName = map[zone]string{
+	zoneBody: "body", zoneHidden: "hidden HTML text", zoneComment: "HTML comment",
+	zoneAttr: "image alt/title text", zoneAttachment: "attachment", zoneDecoded: "encoded payload",
+	zoneCode: "code block",
+}
+
+type segment struct {
+	zone zone
+	text string
+}
+
+type scored struct {
+	score float64
+	sigs  sigSet
+	zone  zone
+}
+
+// injectionFinding scores every text source of m and reports a finding
+// when the best window reaches the flag threshold.
+func (d *Detector) injectionFinding(m Message, c Context, hv htmlView) (Finding, bool) {
+	segs := collectSegments(m, hv)
+	rules := d.inj
+	// Decode encoded payloads found anywhere; what they hide is scored as
+	// its own segment.
+	n := len(segs)
+	for i := 0; i < n; i++ {
+		for _, dec := range rules.decodePayloads(segs[i].text) {
+			segs = append(segs, segment{zone: zoneDecoded, text: dec})
+		}
+	}
+	// People inside the organization may legitimately give their agent
+	// tasks, so addressing the agent counts only for outside senders.
+	internal := !strings.EqualFold(m.Auth.DMARC, "fail") && inDomains(domainOf(m.From.Address), c.OrgDomains)
+
+	best := scored{}
+	var union sigSet
+	seen := map[string]sigSet{}
+	for _, s := range segs {
+		res := rules.scoreSegment(s, internal, seen)
+		if res.score > best.score {
+			best = res
+		}
+		if s.zone != zoneCode {
+			union |= res.sigs
+		}
+	}
+	// Injections split over parts are weaker in each part; the whole
+	// message counts too, at a discount for the distance between pieces.
+	if whole := scoreSet(union, internal) - 2; whole > best.score {
+		best = scored{score: whole, sigs: union, zone: zoneBody}
+	}
+	if best.score < d.injFlag {
+		return Finding{}, false
+	}
+	var names []string
+	for s := signal(0); s < numSignals; s++ {
+		if best.sigs.has(s) && signalWeight[s] > 0 {
+			names = append(names, signalName[s])
+		}
+	}
+	return Finding{
+		Reason: ReasonPromptInjection,
+		Detail: fmt.Sprintf("score %.0f in %s: %s", best.score, zoneName[best.zone], strings.Join(names, ", ")),
+		strong: best.score >= d.injBlock,
+	}, true
+}
+
+func scoreSet(s sigSet, internal bool) float64 {
+	total := 0.0
+	addressed := s.has(sigAddress) || s.has(sigAddressWk)
+	for x := signal(0); x < numSignals; x++ {
+		if !s.has(x) {
+			continue
+		}
+		switch x {
+		case sigDirective:
+			if !addressed || internal {
+				continue
+			}
+		case sigAddress, sigAddressWk, sigAuthority, sigAgentAct:
+			if internal {
+				continue
+			}
+		}
+		if x == sigAddressWk && s.has(sigAddress) {
+			continue
+		}
+		total += signalWeight[x]
+	}
+	return total
+}
+
+// scoreSegment finds signals per paragraph and scores every window of
+// three neighbouring paragraphs.
+//
+// seen caches the signals of paragraphs already scored (keyed by their
+// whitespace-collapsed text): the plain-text and HTML alternatives of a
+// message mostly repeat each other, and scoring each paragraph once halves
+// the work for such mail.
+func (r *injectionRules) scoreSegment(s segment, internal bool, seen map[string]sigSet) scored {
+	text := normalize(s.text)
+	text = r.quotePfx.ReplaceAllString(text, "")
+	paras := splitParagraphs(text)
+	sets := make([]sigSet, len(paras))
+	for i, p := range paras {
+		key := strings.Join(strings.Fields(p), " ")
+		if set, ok := seen[key]; ok {
+			sets[i] = set
+			continue
+		}
+		sets[i] = r.signals(p)
+		seen[key] = sets[i]
+	}
+	var whole sigSet
+	for _, x := range sets {
+		whole |= x
+	}
+	// A transcript needs both a user and an assistant line; they usually
+	// sit in different paragraphs.
+	if r.userLine.MatchString(text) && r.assistLine.MatchString(text) {
+		whole.add(sigMarkup)
+		for i := range sets {
+			sets[i].add(sigMarkup)
+		}
+	}
+	best := scored{zone: s.zone}
+	for i := range sets {
+		w := sets[i]
+		if i > 0 {
+			w |= sets[i-1]
+		}
+		if i+1 < len(sets) {
+			w |= sets[i+1]
+		}
+		sc := scoreSet(w, internal)
+		if sc > best.score {
+			best.score, best.sigs = sc, w
+		}
+	}
+	hiddenZone := s.zone == zoneHidden || s.zone == zoneComment || s.zone == zoneAttr
+	const actions = 1<<sigOverride | 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigMarkup | 1<<sigDirective | 1<<sigAgentAct | 1<<sigDecodeRun | 1<<sigAuthority
+	if hiddenZone && whole&actions != 0 {
+		// Text a person cannot see that talks to an agent is the attack
+		// itself; in hidden text a mere mention counts as an address.
+		if whole.has(sigAgentNoun) && !whole.has(sigAddress) {
+			whole.add(sigAddress)
+		}
+		sc := scoreSet(whole, internal) + 2
+		if sc > best.score {
+			best.score, best.sigs = sc, whole
+		}
+	}
+	switch s.zone {
+	case zoneCode:
+		// Chat templates and tool schemas in code blocks are usually the
+		// subject of a developer discussion.
+		best.score *= 0.4
+	case zoneDecoded:
+		if best.sigs.has(sigOverride) || best.sigs.has(sigExfilSecret) || best.sigs.has(sigExfilData) || best.sigs.has(sigConceal) {
+			best.score++
+		}
+	}
+	return best
+}
+
+func (r *injectionRules) signals(p string) sigSet {
+	var set sigSet
+	flat := strings.ReplaceAll(p, "\n", " ")
+	// Reported speech is removed before matching order-like signals.
+	unq := r.quoted.ReplaceAllString(flat, "")
+	var gate [numSignals]uint8 // 0 unknown, 1 open, 2 closed
+	for _, pt := range r.patterns {
+		if set.has(pt.sig) && !pt.negatable {
+			continue
+		}
+		subject := unq
+		if pt.sig == sigAddress || pt.sig == sigMarkup || pt.sig == sigMarkupWk {
+			subject = p // line-anchored patterns need the line breaks
+		}
+		if set.has(pt.sig) {
+			continue
+		}
+		// An order only matters when the paragraph speaks to an agent.
+		if pt.sig == sigDirective && !set.has(sigAddress) && !set.has(sigAddressWk) && !set.has(sigAgentNoun) {
+			continue
+		}
+		// Gate results are cached per signal: a signal has many patterns.
+		if gate[pt.sig] == 0 {
+			gate[pt.sig] = 2
+			if r.gated(pt.sig, unq) || r.gated(pt.sig, p) {
+				gate[pt.sig] = 1
+			}
+		}
+		if gate[pt.sig] == 2 {
+			continue
+		}
+		if !pt.negatable {
+			if pt.re.MatchString(subject) {
+				set.add(pt.sig)
+			}
+			continue
+		}
+		for _, loc := range pt.re.FindAllStringIndex(subject, 4) {
+			start := max(0, loc[0]-40)
+			if !r.negation.MatchString(subject[start:loc[0]]) {
+				set.add(pt.sig)
+				break
+			}
+		}
+	}
+	return set
+}
+
+func splitParagraphs(text string) []string {
+	raw := strings.Split(text, "\n\n")
+	out := raw[:0]
+	for _, p := range raw {
+		if strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	// Very long paragraphs (minified HTML text, CSV without blank lines)
+	// are cut into line groups so windows stay local.
+	var res []string
+	for _, p := range out {
+		if len(p) <= 1500 {
+			res = append(res, p)
+			continue
+		}
+		lines := strings.Split(p, "\n")
+		var b strings.Builder
+		for _, l := range lines {
+			if b.Len()+len(l) > 1200 && b.Len() > 0 {
+				res = append(res, b.String())
+				b.Reset()
+			}
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+		if b.Len() > 0 {
+			res = append(res, b.String())
+		}
+	}
+	return res
+}
+
+// collectSegments gathers every place a model might read instructions.
+func collectSegments(m Message, hv htmlView) []segment {
+	var segs []segment
+	body := m.Subject + "\n\n" + m.Text
+	segs = appendWithCode(segs, zoneBody, body)
+	if hv.visible != "" {
+		segs = appendWithCode(segs, zoneBody, hv.visible)
+	}
+	for _, h := range hv.hidden {
+		segs = append(segs, segment{zoneHidden, h})
+	}
+	for _, c := range hv.comments {
+		segs = append(segs, segment{zoneComment, c})
+	}
+	if len(hv.attrs) > 0 {
+		segs = append(segs, segment{zoneAttr, strings.Join(hv.attrs, "\n\n")})
+	}
+	for _, a := range m.Attachments {
+		if a.Text == "" {
+			continue
+		}
+		t := a.Text
+		if strings.Contains(strings.ToLower(a.ContentType), "calendar") || strings.HasSuffix(strings.ToLower(a.Filename), ".ics") {
+			t = unfoldICS(t)
+		}
+		segs = appendWithCode(segs, zoneAttachment, t)
+	}
+	return segs
+}
+
+// appendWithCode splits fenced code blocks out into their own zone.
+func appendWithCode(segs []segment, z zone, text string) []segment {
+	if !strings.Contains(text, "```") {
+		return append(segs, segment{z, text})
+	}
+	rest := text
+	var prose strings.Builder
+	for {
+		i := strings.Index(rest, "```")
+		if i < 0 {
+			prose.WriteString(rest)
+			break
+		}
+		j := strings.Index(rest[i+3:], "```")
+		if j < 0 {
+			prose.WriteString(rest)
+			break
+		}
+		prose.WriteString(rest[:i])
+		prose.WriteString("\n\n")
+		segs = append(segs, segment{zoneCode, rest[i+3 : i+3+j]})
+		rest = rest[i+3+j+3:]
+	}
+	return append(segs, segment{z, prose.String()})
+}
+
+// unfoldICS joins folded iCalendar lines (RFC 5545 section 3.1) and
+// unescapes text values so sentences in DESCRIPTION read whole.
+func unfoldICS(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\n ", "")
+	s = strings.ReplaceAll(s, "\n\t", "")
+	s = strings.NewReplacer(`\n`, "\n", `\N`, "\n", `\,`, ",", `\;`, ";", `\\`, `\`).Replace(s)
+	return s
+}
+
+// zeroWidth are characters that render as nothing and are used to split
+// keywords so that string matching misses them.
+func isInvisible(r rune) bool {
+	switch r {
+	case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u180e', '\u2061', '\u2062', '\u2063', '\u2064':
+		return true
+	}
+	return unicode.Is(unicode.Variation_Selector, r) || (r >= 0xE0000 && r <= 0xE007F)
+}
+
+// normalize lower-cases text, removes invisible characters, straightens
+// quotes and maps homoglyphs inside mixed-script words to Latin letters,
+// so that "Ιgnоre рrevious" (Greek and Cyrillic letters) reads as
+// "ignore previous".
+func normalize(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	var b strings.Builder
+	b.Grow(len(s))
+	word := make([]rune, 0, 32)
+	flush := func() {
+		if len(word) == 0 {
+			return
+		}
+		if mixedScript(word) {
+			for _, r := range word {
+				if r < utf8.RuneSelf {
+					b.WriteRune(r)
+					continue
+				}
+				if rep := confusable.GetReplacement(r); rep != "" && isASCIILetters(rep) {
+					b.WriteString(strings.ToLower(rep))
+				} else {
+					b.WriteRune(r)
+				}
+			}
+		} else {
+			for _, r := range word {
+				b.WriteRune(r)
+			}
+		}
+		word = word[:0]
+	}
+	for _, r := range s {
+		if isInvisible(r) {
+			continue
+		}
+		switch r {
+		case '\u00a0', '\u2007', '\u202f', '\t':
+			r = ' '
+		case '\u2018', '\u2019', '\u02bc':
+			r = '\''
+		case '\u201c', '\u201d':
+			r = '"'
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			word = append(word, unicode.ToLower(r))
+			continue
+		}
+		flush()
+		b.WriteRune(r)
+	}
+	flush()
+	return b.String()
+}
+
+func isASCIILetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// mixedScript reports a word that mixes Latin with Greek or Cyrillic
+// letters, which natural text practically never does.
+func mixedScript(w []rune) bool {
+	var latin, other bool
+	for _, r := range w {
+		switch {
+		case r < utf8.RuneSelf && unicode.IsLetter(r):
+			latin = true
+		case unicode.Is(unicode.Cyrillic, r), unicode.Is(unicode.Greek, r), unicode.Is(unicode.Armenian, r):
+			other = true
+		}
+	}
+	return latin && other
+}
+
+// inDomains reports whether domain equals or is a subdomain of one of list.
+func inDomains(domain string, list []string) bool {
+	domain = strings.TrimSuffix(strings.ToLower(domain), ".")
+	if domain == "" {
+		return false
+	}
+	return slices.ContainsFunc(list, func(d string) bool {
+		d = strings.ToLower(strings.TrimSpace(d))
+		return d != "" && (domain == d || strings.HasSuffix(domain, "."+d))
+	})
+}
+
+func domainOf(addr string) string {
+	at := strings.LastIndexByte(addr, '@')
+	if at < 0 {
+		return ""
+	}
+	return strings.ToLower(strings.Trim(addr[at+1:], " >."))
+}

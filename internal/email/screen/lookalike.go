@@ -1,0 +1,455 @@
+package screen
+
+import (
+	_ "embed"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.mau.fi/util/confusable"
+	"golang.org/x/net/idna"
+	"golang.org/x/net/publicsuffix"
+)
+
+//go:embed brands.txt
+var brandsFile string
+
+// Brand is a commonly impersonated organization and the registrable
+// domains it legitimately sends from.
+type Brand struct {
+	Name    string
+	Domains []string
+	// CountrySites: the brand runs country sites under the same label
+	// (amazon.de), so that label on a country-code TLD is no TLD swap.
+	CountrySites bool
+	// CommonWord: the name is an ordinary word ("target", "square"), too
+	// ambiguous to judge a display name by.
+	CommonWord bool
+}
+
+// bundledBrands parses brands.txt. The file is compiled in and covered by a
+// test, so a malformed line is skipped rather than reported at run time.
+func bundledBrands() []Brand {
+	var out []Brand
+	for line := range strings.SplitSeq(brandsFile, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		b := Brand{Name: f[0]}
+		for _, x := range f[1:] {
+			switch x {
+			case "+cc":
+				b.CountrySites = true
+			case "~word":
+				b.CommonWord = true
+			default:
+				b.Domains = append(b.Domains, x)
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// target is one domain a sender might imitate.
+type target struct {
+	domain string // registrable, ASCII
+	label  string // registrable minus public suffix, Unicode
+	skel   string
+	loose  string
+	suffix string
+	kind   string // "own domain", "known correspondent", "brand"
+	cc     bool
+}
+
+// senderDomain is a sender's domain in the forms the checks need.
+type senderDomain struct {
+	ascii, unicode string
+	reg, suffix    string // registrable domain (ASCII) and public suffix
+	label          string // Unicode label of the registrable domain
+	skel           string
+	sub            []string // labels left of the registrable domain
+}
+
+func parseSenderDomain(domain string) (senderDomain, bool) {
+	domain = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(domain)), ".")
+	if domain == "" || strings.ContainsAny(domain, " @[]") {
+		return senderDomain{}, false
+	}
+	// The Punycode profile converts without rejecting mixed scripts: those
+	// are exactly what must be inspected, not refused.
+	ascii, err := idna.Punycode.ToASCII(domain)
+	if err != nil {
+		return senderDomain{}, false
+	}
+	ascii = strings.ToLower(ascii)
+	uni, err := idna.Punycode.ToUnicode(ascii)
+	if err != nil {
+		uni = domain
+	}
+	reg, err := publicsuffix.EffectiveTLDPlusOne(ascii)
+	if err != nil {
+		return senderDomain{}, false
+	}
+	suffix, _ := publicsuffix.PublicSuffix(ascii)
+	label := strings.TrimSuffix(reg, "."+suffix)
+	ulabel, err := idna.Punycode.ToUnicode(label)
+	if err != nil {
+		ulabel = label
+	}
+	s := senderDomain{ascii: ascii, unicode: uni, reg: reg, suffix: suffix, label: ulabel, skel: skeleton(ulabel)}
+	if rest := strings.TrimSuffix(ascii, reg); rest != "" {
+		s.sub = strings.Split(strings.TrimSuffix(rest, "."), ".")
+	}
+	return s, true
+}
+
+// skeleton is the UTS #39 skeleton after case folding, so that "I", "l"
+// and "1", or "rn" and "m", compare equal.
+func skeleton(s string) string {
+	return strings.ToLower(confusable.Skeleton(strings.ToLower(confusable.Skeleton(strings.ToLower(s)))))
+}
+
+// looseSkeleton folds letter shapes that UTS #39 keeps apart but that
+// read alike in a sans-serif address bar: i and l, "vv" and w, "cl" and d.
+func looseSkeleton(skel string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(skel, "vv", "w"), "cl", "d"), "i", "l")
+}
+
+func (d *Detector) targets(c Context) []target {
+	var out []target
+	addDomain := func(dom, kind string, cc bool) {
+		sd, ok := parseSenderDomain(dom)
+		if !ok {
+			return
+		}
+		out = append(out, target{domain: sd.reg, label: sd.label, skel: sd.skel, loose: looseSkeleton(sd.skel), suffix: sd.suffix, kind: kind, cc: cc})
+	}
+	for _, x := range c.OrgDomains {
+		addDomain(x, "own domain", false)
+	}
+	for _, x := range c.KnownCorrespondents {
+		addDomain(x, "known correspondent", false)
+	}
+	return append(out, d.brandTargets...)
+}
+
+// brandTargetsOf parses the brand list once, when the Detector is built.
+func brandTargetsOf(brands []Brand) []target {
+	var out []target
+	for _, b := range brands {
+		for _, x := range b.Domains {
+			sd, ok := parseSenderDomain(x)
+			if !ok {
+				continue
+			}
+			out = append(out, target{domain: sd.reg, label: sd.label, skel: sd.skel, loose: looseSkeleton(sd.skel),
+				suffix: sd.suffix, kind: "brand " + b.Name, cc: b.CountrySites})
+		}
+	}
+	return out
+}
+
+// lureWords are tokens phishing domains add to a brand name.
+var lureWords = map[string]bool{
+	"secure": true, "security": true, "login": true, "signin": true, "verify": true, "verification": true,
+	"account": true, "accounts": true, "support": true, "service": true, "services": true, "billing": true,
+	"update": true, "help": true, "helpdesk": true, "online": true, "auth": true, "id": true, "alert": true,
+	"alerts": true, "notice": true, "payment": true, "payments": true, "pay": true, "wallet": true,
+	"confirm": true, "recovery": true, "team": true, "mail": true, "center": true, "portal": true,
+	"access": true, "customer": true, "invoice": true, "refund": true, "hr": true, "it": true, "admin": true,
+	"app": true, "web": true, "cloud": true, "check": true, "safe": true, "session": true, "review": true,
+	"unlock": true, "resolution": true, "desk": true, "info": true, "official": true, "notify": true,
+	"notification": true, "reset": true, "password": true, "sso": true, "docs": true, "files": true,
+	"delivery": true, "tracking": true, "track": true, "parcel": true, "shipping": true, "status": true,
+	"order": true, "orders": true, "invoices": true, "document": true, "documents": true, "share": true,
+	"sign": true, "esign": true, "meeting": true, "invite": true, "bank": true, "banking": true,
+	"verified": true, "secured": true, "server": true, "mailbox": true, "storage": true, "drive": true,
+}
+
+// gluedLures are the lure words that still mark phishing when glued to a
+// name without a hyphen; short ones ("info", "app") are left out because
+// real companies are named that way (zoominfo).
+var gluedLures = map[string]bool{
+	"secure": true, "security": true, "login": true, "signin": true, "verify": true, "verification": true,
+	"account": true, "accounts": true, "billing": true, "update": true, "recovery": true, "wallet": true,
+	"payment": true, "payments": true, "support": true, "helpdesk": true, "unlock": true, "confirm": true,
+	"password": true, "reset": true, "notification": true,
+}
+
+// genericSuffixes are cheap open TLDs where typo-squats live; a near-miss
+// on one of these is suspicious even when the imitated domain uses
+// another TLD. A near-miss on a different country's registry usually is a
+// different, real organization (paypay.ne.jp is not paypal.com).
+var genericSuffixes = map[string]bool{
+	"com": true, "net": true, "org": true, "info": true, "biz": true, "co": true, "io": true, "xyz": true,
+	"top": true, "online": true, "site": true, "app": true, "dev": true, "shop": true, "live": true,
+	"email": true, "support": true, "help": true, "services": true, "club": true, "icu": true, "cc": true,
+	"me": true, "us": true, "ai": true, "tech": true, "cloud": true, "link": true, "click": true, "work": true,
+}
+
+type lookalikeHit struct {
+	detail string
+	strong bool
+}
+
+// lookalikeFindings compares the From domain and every Reply-To domain
+// with the organization's domains, its correspondents and the brand list.
+func (d *Detector) lookalikeFindings(m Message, c Context) []Finding {
+	targets := d.targets(c)
+	known := make([]string, 0, len(targets))
+	for _, t := range targets {
+		known = append(known, t.domain)
+	}
+	var out []Finding
+	seen := map[string]bool{}
+	check := func(role, addr string) {
+		dom := domainOf(addr)
+		if dom == "" || seen[dom] {
+			return
+		}
+		seen[dom] = true
+		sd, ok := parseSenderDomain(dom)
+		if !ok || inDomains(sd.ascii, known) {
+			return
+		}
+		if h, ok := lookalike(sd, targets); ok {
+			out = append(out, Finding{Reason: ReasonLookalikeDomain, Detail: role + " domain " + sd.unicode + " " + h.detail, strong: h.strong})
+		}
+	}
+	check("From", m.From.Address)
+	for _, a := range m.ReplyTo {
+		check("Reply-To", a.Address)
+	}
+	if f, ok := d.displayNameSpoof(m.From, known); ok {
+		out = append(out, f)
+	}
+	return out
+}
+
+func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
+	// A label that any brand runs country sites under is legitimate on
+	// every country-code TLD, whichever list (brand or correspondent)
+	// the imitated domain came from.
+	ccLabels := map[string]bool{}
+	for _, t := range targets {
+		if t.cc {
+			ccLabels[t.label] = true
+		}
+	}
+	if mixedScript([]rune(sd.label)) {
+		return lookalikeHit{detail: "mixes scripts (" + sd.reg + ")", strong: true}, true
+	}
+	var weak *lookalikeHit
+	loose := looseSkeleton(sd.skel)
+	for _, t := range targets {
+		tl := []rune(t.label)
+		// Homoglyphs: same skeleton, different spelling.
+		if sd.skel == t.skel && sd.label != t.label {
+			return lookalikeHit{detail: fmt.Sprintf("uses look-alike characters for %s (%s)", t.domain, t.kind), strong: true}, true
+		}
+		if weak != nil {
+			continue
+		}
+		switch {
+		case len(tl) >= 4 && loose == t.loose && sd.label != t.label && sd.skel != t.skel:
+			weak = &lookalikeHit{detail: fmt.Sprintf("uses look-alike letters for %s (%s)", t.domain, t.kind)}
+		case sd.label == t.label && sd.suffix != t.suffix:
+			if ccLabels[t.label] && countryCode(sd.suffix) {
+				continue
+			}
+			weak = &lookalikeHit{detail: fmt.Sprintf("swaps the TLD of %s (%s)", t.domain, t.kind)}
+		case len(tl) >= 4 && strings.ReplaceAll(sd.label, "-", "") == strings.ReplaceAll(t.label, "-", ""):
+			weak = &lookalikeHit{detail: fmt.Sprintf("changes the hyphens of %s (%s)", t.domain, t.kind)}
+		case len(tl) >= 5 && (sd.suffix == t.suffix || genericSuffixes[sd.suffix]) && nearMiss(sd.skel, t.skel):
+			weak = &lookalikeHit{detail: fmt.Sprintf("is one or two letters away from %s (%s)", t.domain, t.kind)}
+		case len(tl) >= 4 && embedsTarget(sd.label, t):
+			weak = &lookalikeHit{detail: fmt.Sprintf("wraps %s in extra words (%s)", t.domain, t.kind)}
+		case len(sd.sub) > 0 && subdomainImitates(sd.sub, t.domain):
+			weak = &lookalikeHit{detail: fmt.Sprintf("puts %s in front of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind)}
+		}
+	}
+	if weak != nil {
+		return *weak, true
+	}
+	return lookalikeHit{}, false
+}
+
+// countryCode reports a country-code suffix such as "de", "co.uk", "com.au".
+func countryCode(suffix string) bool {
+	last := suffix[strings.LastIndexByte(suffix, '.')+1:]
+	return len(last) == 2
+}
+
+// nearMiss applies the edit-distance rule on skeletons. Short names only
+// count insertions, deletions and transpositions: a changed letter in a
+// short name is usually another real company (usps/ups, gitlab/github),
+// while typo-squats drop, double or swap letters. Visually similar
+// substitutions are already caught by the skeleton comparison.
+func nearMiss(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	dist := damerauLevenshtein(ra, rb)
+	switch n := len(rb); {
+	case dist == 0:
+		return false
+	case n >= 12:
+		return dist <= 2
+	case n >= 8:
+		return dist == 1
+	default:
+		if dist != 1 {
+			return false
+		}
+		return isTransposition(ra, rb) || isDeletion(ra, rb) || isDoubling(ra, rb)
+	}
+}
+
+// isDeletion reports that a is b with one letter dropped.
+func isDeletion(a, b []rune) bool {
+	if len(a)+1 != len(b) {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return string(a[i:]) == string(b[i+1:])
+}
+
+// isDoubling reports that a is b with one letter typed twice.
+func isDoubling(a, b []rune) bool {
+	if len(a) != len(b)+1 {
+		return false
+	}
+	for i := 1; i < len(a); i++ {
+		if a[i] == a[i-1] && string(a[:i])+string(a[i+1:]) == string(b) {
+			return true
+		}
+	}
+	return false
+}
+
+func isTransposition(a, b []rune) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var diff []int
+	for i := range a {
+		if a[i] != b[i] {
+			diff = append(diff, i)
+		}
+	}
+	return len(diff) == 2 && diff[1] == diff[0]+1 && a[diff[0]] == b[diff[1]] && a[diff[1]] == b[diff[0]]
+}
+
+// damerauLevenshtein is the optimal-string-alignment distance.
+func damerauLevenshtein(a, b []rune) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 99
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
+// embedsTarget catches brand-plus-words domains (paypal-secure-login,
+// acme-corp-hr, secure-paypal). For the organization's own domains and its
+// correspondents any added word is suspicious; a brand name is also an
+// ordinary word often enough ("signal", "square") that it needs a lure word
+// beside it.
+func embedsTarget(label string, t target) bool {
+	tflat := strings.ReplaceAll(t.label, "-", "")
+	flat := strings.ReplaceAll(label, "-", "")
+	if flat == tflat || !strings.Contains(flat, tflat) {
+		return false
+	}
+	tokens := strings.Split(label, "-")
+	// The target must stand as whole tokens (pay-pal-secure counts as
+	// paypal), never inside another word (pineapple is not apple).
+	aligned := false
+	for i := range tokens {
+		joined := ""
+		for j := i; j < len(tokens) && len(joined) < len(tflat); j++ {
+			joined += tokens[j]
+			if joined == tflat {
+				aligned = true
+			}
+		}
+	}
+	// Without hyphens, only a lure word glued to either end counts
+	// (paypalsecure, securepaypal).
+	glued := strings.HasPrefix(flat, tflat) && gluedLures[strings.TrimPrefix(flat, tflat)] ||
+		strings.HasSuffix(flat, tflat) && gluedLures[strings.TrimSuffix(flat, tflat)]
+	if !aligned && !glued {
+		return false
+	}
+	if glued || !strings.HasPrefix(t.kind, "brand") {
+		return true
+	}
+	return slices.ContainsFunc(tokens, func(tok string) bool { return lureWords[tok] })
+}
+
+// subdomainImitates reports a known domain spelled out in the subdomain
+// labels, as in github.com.session-verify.net.
+func subdomainImitates(sub []string, domain string) bool {
+	dl := strings.Split(domain, ".")
+	for i := 0; i+len(dl) <= len(sub); i++ {
+		if slices.Equal(sub[i:i+len(dl)], dl) {
+			return true
+		}
+	}
+	return false
+}
+
+// displayNameSpoof reports a display name that names a brand while the
+// address is on an unrelated domain ("PayPal <service@mail-center.io>").
+// It is a weaker signal than a lookalike domain: newsletters and resellers
+// mention brands in their names too.
+func (d *Detector) displayNameSpoof(from Address, known []string) (Finding, bool) {
+	dom := domainOf(from.Address)
+	if dom == "" || inDomains(dom, known) || from.Name == "" {
+		return Finding{}, false
+	}
+	words := strings.FieldsFunc(from.Name, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	if len(words) == 0 {
+		return Finding{}, false
+	}
+	first := strings.ToLower(words[0])
+	if utf8.RuneCountInString(first) < 4 {
+		return Finding{}, false
+	}
+	for _, b := range d.brands {
+		if b.CommonWord || b.Name != first {
+			continue
+		}
+		return Finding{Reason: ReasonDisplayNameSpoof, Detail: fmt.Sprintf("display name says %q but the address is on %s", from.Name, dom)}, true
+	}
+	return Finding{}, false
+}

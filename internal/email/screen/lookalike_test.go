@@ -1,0 +1,121 @@
+package screen
+
+import "testing"
+
+func TestLookalikeDomain(t *testing.T) {
+	d := NewDetector()
+	c := Context{
+		OrgDomains:          []string{"acme-corp.com", "acme-corp.eu"},
+		KnownCorrespondents: []string{"kesslerbank.de", "northwindlogistics.com", "initech.io", "paypal.com", "amazon.com", "atlassian.net", "ups.com", "github.com", "linear.app"},
+	}
+	tests := []struct {
+		from   string
+		want   bool
+		strong bool
+	}{
+		{"a@acme-corp.com", false, false},
+		{"a@mail.acme-corp.com", false, false},
+		{"a@acme-corp.eu", false, false},
+		{"a@acme-crop.com", true, false},           // transposition
+		{"a@acrne-corp.com", true, true},           // rn for m
+		{"a@xn--cme-corp-06g.com", true, true},     // Cyrillic a, punycode
+		{"a@аcme-corp.com", true, true},            // Cyrillic a, raw UTF-8
+		{"a@acme-corp.co", true, false},            // TLD swap
+		{"a@acmecorp.com", true, false},            // hyphen dropped
+		{"a@acme-corp-hr.com", true, false},        // own name plus word
+		{"a@kesslerbnak.de", true, false},          // transposition
+		{"a@northwindlogistcs.com", true, false},   // deletion
+		{"a@initech.co", true, false},              // TLD swap
+		{"a@paypa1.com", true, true},               // digit for letter
+		{"a@paypal-secure-login.com", true, false}, // brand plus lure words
+		{"a@github.com.session-verify.net", true, false},
+		{"a@micrοsoft.com", true, true},  // Greek omicron: mixed script
+		{"a@amazon.co.uk", false, false}, // the brand's own country site
+		{"a@amazon.de", false, false},
+		{"a@id.atlassian.com", false, false}, // brand list knows atlassian.com
+		{"a@usps.com", false, false},         // a different real company
+		{"a@gitlab.com", false, false},
+		{"a@paypay.ne.jp", false, false},
+		{"a@linearb.io", false, false},
+		{"a@zoominfo.com", false, false},
+		{"a@pineapple.com", false, false},
+		{"a@gmail.com", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.from, func(t *testing.T) {
+			r := d.Screen(Message{From: Address{Address: tc.from}}, c)
+			if got := r.Has(ReasonLookalikeDomain); got != tc.want {
+				t.Fatalf("lookalike = %v, want %v; findings %+v", got, tc.want, r.Findings)
+			}
+			if tc.want {
+				if got := r.Findings[0].strong; got != tc.strong {
+					t.Errorf("strong = %v, want %v (%s)", got, tc.strong, r.Findings[0].Detail)
+				}
+			}
+		})
+	}
+}
+
+func TestLookalikeReplyTo(t *testing.T) {
+	r := NewDetector().Screen(Message{
+		From:    Address{Address: "dse@docusign.net"},
+		ReplyTo: []Address{{Address: "x@paypa1.com"}},
+	}, Context{})
+	if !r.Has(ReasonLookalikeDomain) {
+		t.Fatalf("Reply-To lookalike not flagged: %+v", r)
+	}
+}
+
+func TestDisplayNameSpoof(t *testing.T) {
+	d := NewDetector()
+	tests := []struct {
+		name, from string
+		want       bool
+	}{
+		{"PayPal Service", "service@mail-center.io", true},
+		{"PayPal", "service@paypal.com", false},
+		{"Linear", "invoice@stripe.com", false},
+		{"Target Logistics", "ops@target-logistics.example", false}, // common word
+		{"Jane Doe", "jane@example.org", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := d.Screen(Message{From: Address{Name: tc.name, Address: tc.from}}, Context{})
+			if got := r.Has(ReasonDisplayNameSpoof); got != tc.want {
+				t.Fatalf("display_name_spoof = %v, want %v; %+v", got, tc.want, r.Findings)
+			}
+		})
+	}
+}
+
+func TestDamerauLevenshtein(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"paypal", "paypal", 0}, {"paypal", "paypla", 1}, {"paypal", "paypl", 1},
+		{"paypal", "paypall", 1}, {"github", "gitlab", 2}, {"", "abc", 3},
+	}
+	for _, tc := range tests {
+		if got := damerauLevenshtein([]rune(tc.a), []rune(tc.b)); got != tc.want {
+			t.Errorf("dl(%q,%q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestBundledBrands(t *testing.T) {
+	brands := bundledBrands()
+	if len(brands) < 100 {
+		t.Fatalf("%d brands, want about 100 or more", len(brands))
+	}
+	for _, b := range brands {
+		if len(b.Domains) == 0 {
+			t.Errorf("brand %s has no domains", b.Name)
+		}
+		for _, dom := range b.Domains {
+			if sd, ok := parseSenderDomain(dom); !ok || sd.reg != dom {
+				t.Errorf("brand %s: %q is not a registrable domain (got %q)", b.Name, dom, sd.reg)
+			}
+		}
+	}
+}
