@@ -3,9 +3,12 @@ package content
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
+	"mime/quotedprintable"
 	"net/mail"
 	"net/textproto"
 	"regexp"
@@ -138,10 +141,33 @@ func Parse(raw []byte) (*Parsed, error) {
 	add(env.Attachments)
 	add(env.Inlines)
 	add(env.OtherParts)
+	p.rootAsBody()
 	if p.Attachments == nil {
 		p.Attachments = []Attachment{}
 	}
 	return p, nil
+}
+
+// rootAsBody shows a message whose whole body enmime took for an attachment
+// (a multipart type without a boundary, text with a binary-looking header) as
+// its text, since that is what the sender meant to be read.
+func (p *Parsed) rootAsBody() {
+	if p.Text != "" || p.HTML != "" || len(p.Attachments) != 1 || p.Attachments[0].PartID != "0" {
+		return
+	}
+	root := p.Attachments[0]
+	switch {
+	case root.ContentType == "text/html":
+		p.HTML = toValidText(root.Data)
+		p.Text = HTMLToText(p.HTML)
+		p.TextFromHTML = true
+	case strings.HasPrefix(root.ContentType, "multipart/") || strings.HasPrefix(root.ContentType, "text/"):
+		p.Text = toValidText(root.Data)
+	default:
+		return
+	}
+	p.Attachments = p.Attachments[:0]
+	p.Warnings = append(p.Warnings, "body of type "+root.ContentType+" shown as text")
 }
 
 // parseFallback keeps a message enmime could not read at all (a broken header
@@ -151,6 +177,7 @@ func parseFallback(raw []byte, cause error) *Parsed {
 	p := &Parsed{
 		Warnings:    []string{fmt.Sprintf("mime parse failed, showing raw body: %v", cause)},
 		Attachments: []Attachment{},
+		To:          []Address{},
 	}
 	msg, err := mail.ReadMessage(bufio.NewReader(bytes.NewReader(raw)))
 	if err != nil {
@@ -161,8 +188,59 @@ func parseFallback(raw []byte, cause error) *Parsed {
 	body, _ := io.ReadAll(msg.Body)
 	decode := func(name string) string { return decodeHeader(msg.Header.Get(name)) }
 	p.readHeaders(decode, msg.Header.Get)
-	p.Text = toValidText(body)
+
+	// Undo a single-part transfer encoding as far as it goes.
+	switch strings.ToLower(strings.TrimSpace(msg.Header.Get("Content-Transfer-Encoding"))) {
+	case "base64":
+		if dec, ok := lenientBase64(body); ok {
+			body = dec
+		}
+	case "quoted-printable":
+		dec, _ := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(body)))
+		if len(dec) > 0 {
+			body = dec
+		}
+	}
+	mt, params, _ := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	text := toValidText(body)
+	if cs := params["charset"]; cs != "" {
+		if s, err := decodeCharset(cs, body); err == nil {
+			text = normalizeNewlines(s)
+		}
+	}
+	if mt == "text/html" {
+		p.HTML = text
+		p.Text = HTMLToText(text)
+		p.TextFromHTML = true
+		return p
+	}
+	p.Text = text
 	return p
+}
+
+// lenientBase64 decodes base64 after dropping every byte outside the
+// alphabet, the way mail clients read damaged parts.
+func lenientBase64(b []byte) ([]byte, bool) {
+	clean := make([]byte, 0, len(b))
+	for _, c := range b {
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' {
+			clean = append(clean, c)
+		}
+	}
+	out, err := base64.RawStdEncoding.DecodeString(string(trimBase64(clean)))
+	if err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
+// trimBase64 drops a trailing partial quantum of one character, which cannot
+// encode a byte.
+func trimBase64(b []byte) []byte {
+	if len(b)%4 == 1 {
+		return b[:len(b)-1]
+	}
+	return b
 }
 
 // decodeHeader decodes RFC 2047 encoded words, leaving the input as it is

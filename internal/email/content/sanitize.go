@@ -119,7 +119,7 @@ func newEmailPolicy() *bluemonday.Policy {
 // they are inline parts of the message: src="cid:X" is rewritten to cidURL(X),
 // and images with any other source (remote tracking pixels included) or an
 // unknown cid are removed. Links get target="_blank" and
-// rel="noopener noreferrer".
+// rel="noreferrer noopener".
 //
 // cidURL may be nil, in which case no image is kept.
 func SanitizeHTML(h string, cidURL func(contentID string) (url string, ok bool)) string {
