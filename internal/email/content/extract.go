@@ -239,37 +239,47 @@ func guessDelimiter(s string) rune {
 	return best
 }
 
-type pdfResult struct {
+type extractResult struct {
 	text string
 	err  error
 }
 
 func pdfText(data []byte, limits Limits) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), limits.Timeout)
+	return guarded(limits.Timeout, func() (string, error) { return readPDF(data, limits.MaxOutput) })
+}
+
+// guarded runs an extractor that is not trusted to return, or to return
+// without panicking, on hostile input. A panic becomes ErrMalformed; an
+// overrun becomes ErrTimeout and the goroutine is abandoned (Go cannot stop
+// it; its result is dropped into a buffered channel and collected).
+func guarded(timeout time.Duration, extract func() (string, error)) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	// Buffered so an abandoned goroutine can still finish and be collected.
-	done := make(chan pdfResult, 1)
+	done := make(chan extractResult, 1)
 	go func() {
-		done <- readPDF(data, limits.MaxOutput)
+		var res extractResult
+		defer func() {
+			if r := recover(); r != nil {
+				res = extractResult{err: fmt.Errorf("%w: reader failed: %v", ErrMalformed, r)}
+			}
+			done <- res
+		}()
+		res.text, res.err = extract()
 	}()
 	select {
 	case res := <-done:
 		return res.text, res.err
 	case <-ctx.Done():
-		return "", fmt.Errorf("%w: pdf after %s", ErrTimeout, limits.Timeout)
+		return "", fmt.Errorf("%w: after %s", ErrTimeout, timeout)
 	}
 }
 
-// readPDF turns any panic inside the PDF library into ErrMalformed.
-func readPDF(data []byte, maxOutput int) (res pdfResult) {
-	defer func() {
-		if r := recover(); r != nil {
-			res = pdfResult{err: fmt.Errorf("%w: pdf reader failed: %v", ErrMalformed, r)}
-		}
-	}()
+// readPDF reads the text of every page in order, stopping early once
+// maxOutput is reached.
+func readPDF(data []byte, maxOutput int) (string, error) {
 	r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return pdfResult{err: fmt.Errorf("%w: pdf: %w", ErrMalformed, err)}
+		return "", fmt.Errorf("%w: pdf: %w", ErrMalformed, err)
 	}
 	var b strings.Builder
 	for i := 1; i <= r.NumPage() && b.Len() <= maxOutput; i++ {
@@ -279,10 +289,10 @@ func readPDF(data []byte, maxOutput int) (res pdfResult) {
 		}
 		text, err := page.GetPlainText(nil)
 		if err != nil {
-			return pdfResult{err: fmt.Errorf("%w: pdf page %d: %w", ErrMalformed, i, err)}
+			return "", fmt.Errorf("%w: pdf page %d: %w", ErrMalformed, i, err)
 		}
 		b.WriteString(strings.TrimSpace(text))
 		b.WriteString("\n\n") // a blank line between pages
 	}
-	return pdfResult{text: strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD")}
+	return strings.ToValidUTF8(strings.TrimSpace(b.String()), "\uFFFD"), nil
 }
