@@ -124,8 +124,13 @@ func Parse(raw []byte) (*Parsed, error) {
 	}
 	p.readHeaders(env.GetHeader, env.Root.Header.Get)
 
-	p.Text = normalizeNewlines(env.Text)
+	// enmime passes bytes through when a part's charset is missing or wrong;
+	// everything we hand on must be UTF-8.
+	p.Text = toValidText([]byte(env.Text))
 	p.HTML = env.HTML
+	if !utf8.ValidString(p.HTML) {
+		p.HTML = toValidText([]byte(p.HTML))
+	}
 	if strings.TrimSpace(p.Text) == "" && p.HTML != "" {
 		p.Text = HTMLToText(p.HTML)
 		p.TextFromHTML = true
@@ -461,17 +466,34 @@ func normalizeNewlines(s string) string {
 	return strings.ReplaceAll(s, "\r", "\n")
 }
 
-// toValidText makes raw bytes showable: invalid UTF-8 is taken as
-// Windows-1252 (what most unlabelled 8-bit mail is), line ends become LF.
+// toValidText makes raw bytes showable: text that is not UTF-8 at all is
+// taken as Windows-1252 (what most unlabelled 8-bit mail is), UTF-8 with a few
+// bad bytes keeps its characters and gets U+FFFD for the bad ones; line ends
+// become LF.
 func toValidText(b []byte) string {
 	if utf8.Valid(b) {
 		return normalizeNewlines(string(b))
+	}
+	if hasMultibyteUTF8(b) {
+		// Mostly UTF-8 with some damage: keep the good characters.
+		return normalizeNewlines(strings.ToValidUTF8(string(b), "\uFFFD"))
 	}
 	s, err := decodeCharset("windows-1252", b)
 	if err != nil {
 		s = strings.ToValidUTF8(string(b), "\uFFFD")
 	}
 	return normalizeNewlines(s)
+}
+
+func hasMultibyteUTF8(b []byte) bool {
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r != utf8.RuneError && size > 1 {
+			return true
+		}
+		b = b[size:]
+	}
+	return false
 }
 
 // cleanHeaderText drops control characters (folded line breaks, NULs) from a

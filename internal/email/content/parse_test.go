@@ -438,3 +438,16 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+func TestToValidText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain\r\nascii", "plain\nascii"},
+		{"Gr\xfc\xdfe", "Grüße"},
+		{"Grüße \xff end", "Grüße \uFFFD end"},
+	}
+	for _, tt := range tests {
+		if got := toValidText([]byte(tt.in)); got != tt.want {
+			t.Errorf("toValidText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
