@@ -123,6 +123,7 @@ var codeToken = regexp.MustCompile(`[0-9A-Za-z]+(?:-[0-9A-Za-z]+)*`)
 var (
 	digitsOnly   = regexp.MustCompile(`^[0-9]{4,8}$`)
 	digitGroups  = regexp.MustCompile(`^[0-9]{3,4}-[0-9]{3,4}$`)
+	googleStyle  = regexp.MustCompile(`^[A-Z]-[0-9]{4,8}$`)
 	alnumCode    = regexp.MustCompile(`^[A-Z0-9]{2,}(?:-[A-Z0-9]{2,}){0,3}$`)
 	sentenceStop = regexp.MustCompile(`[.!?。！？]\s`)
 )
@@ -246,6 +247,9 @@ func lineCandidates(line string) []lineCandidate {
 			c = lineCandidate{codeCandidate{value: tok, year: isYear(tok)}, s, e}
 		case len(tok) >= 7 && len(tok) <= 9 && digitGroups.MatchString(tok):
 			c = lineCandidate{codeCandidate{value: strings.ReplaceAll(tok, "-", "")}, s, e}
+		case googleStyle.MatchString(tok):
+			// "G-123456": the letter names the sender; the code is the digits.
+			c = lineCandidate{codeCandidate{value: tok[2:]}, s, e}
 		case isAlnumCode(tok):
 			c = lineCandidate{codeCandidate{value: tok, alnum: true}, s, e}
 		default:

@@ -209,6 +209,30 @@ func TestExtractCode(t *testing.T) {
 			wantCode: "774411",
 		},
 		{
+			name:     "google style prefix",
+			subject:  "G-482913 is your Google verification code",
+			text:     "Google verification code\n\nG-482913\n",
+			wantCode: "482913",
+		},
+		{
+			name:     "apple id code",
+			subject:  "Your Apple ID Code",
+			text:     "Your Apple ID Code is: 730912. Don't share it with anyone.",
+			wantCode: "730912",
+		},
+		{
+			name:     "microsoft security code with account hint",
+			subject:  "Microsoft account security code",
+			text:     "Please use the following security code for the Microsoft account ad*****@agents.example.\n\nSecurity code: 6402\n\nIf you don't recognize the Microsoft account ad*****@agents.example, you can click https://account.live.com/dp?xyz to remove your email address from that account.",
+			wantCode: "6402",
+		},
+		{
+			name:     "amazon one-time password",
+			subject:  "Amazon password assistance",
+			text:     "To authenticate, please use the following One Time Password (OTP):\n\n918273\n\nDon't share this OTP with anyone. Our customer service team will never ask you for your password, OTP, credit card, or banking info.",
+			wantCode: "918273",
+		},
+		{
 			name:     "swedish engångskod",
 			subject:  "Din engångskod",
 			text:     "Din engångskod är 5521",

@@ -102,3 +102,18 @@ func within(t *testing.T, d time.Duration, fn func()) {
 		t.Fatalf("no result after %s", d)
 	}
 }
+
+func FuzzExtractCode(f *testing.F) {
+	f.Add("Your code", "Your verification code is 482913.", "")
+	f.Add("G-1234 code", "code:\n\n123 456\n", `<a href="https://x.example/verify">Verify</a>`)
+	f.Add("", "Order #123, PIN 4455#, +1 800 555 1234, $1,249.00, CA 94107", `<td>Code</td><td>AB12-CD34</td>`)
+	f.Fuzz(func(t *testing.T, subject, text, h string) {
+		code, link := ExtractCode(subject, text, h)
+		if code != "" && !containsIgnoringSeparators(subject+"\n"+text+"\n"+HTMLToText(h), code) {
+			t.Fatalf("code %q is not in the message", code)
+		}
+		if link != "" && !strings.HasPrefix(strings.ToLower(link), "http") {
+			t.Fatalf("link %q is not http(s)", link)
+		}
+	})
+}
