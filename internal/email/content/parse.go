@@ -64,7 +64,9 @@ type Attachment struct {
 	// ContentID is the Content-ID header without angle brackets; the HTML
 	// refers to it as cid:ContentID.
 	ContentID string `json:"content_id,omitempty"`
-	// Data holds the decoded bytes (transfer encoding removed).
+	// Data holds the decoded bytes (transfer encoding removed). enmime
+	// converts text/* parts to UTF-8, which is why ContentType carries no
+	// charset parameter: pass it to ExtractText as it is.
 	Data []byte `json:"-"`
 }
 
