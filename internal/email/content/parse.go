@@ -294,7 +294,19 @@ func (p *Parsed) readHeaders(decoded, raw func(string) string) {
 	if ids := messageIDs(raw("In-Reply-To")); len(ids) > 0 {
 		p.InReplyTo = ids[0]
 	}
-	p.References = messageIDs(raw("References"))
+	p.References = capReferences(messageIDs(raw("References")))
+}
+
+// maxReferences bounds the References list. Threading needs the root (first)
+// and the nearest ancestors (last); a hostile header can list thousands.
+const maxReferences = 100
+
+func capReferences(ids []string) []string {
+	if len(ids) <= maxReferences {
+		return ids
+	}
+	out := append([]string{ids[0]}, ids[len(ids)-(maxReferences-1):]...)
+	return out
 }
 
 // looseAddress finds address-like tokens when a header does not parse as an

@@ -451,3 +451,29 @@ func TestToValidText(t *testing.T) {
 		}
 	}
 }
+
+func TestMessageIDs(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"<a@x> <b@x>\r\n <c@x>", []string{"a@x", "b@x", "c@x"}},
+		{"a@x b@x", []string{"a@x", "b@x"}},
+		{"<a@x> (comment) <b@x", []string{"a@x"}},
+		{"<>  < with space@x>", nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, messageIDs(tt.in)); diff != "" {
+			t.Errorf("messageIDs(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+	var many []string
+	for i := range 250 {
+		many = append(many, fmt.Sprintf("id%d@x", i))
+	}
+	got := capReferences(many)
+	if len(got) != maxReferences || got[0] != "id0@x" || got[len(got)-1] != "id249@x" || got[1] != "id151@x" {
+		t.Errorf("capReferences kept %d: first %q, second %q, last %q", len(got), got[0], got[1], got[len(got)-1])
+	}
+}
