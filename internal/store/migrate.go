@@ -26,7 +26,10 @@ func (db *DB) Migrate(ctx context.Context) error {
 	}
 	fsys := dialectFS{fsys: sub, dialect: db.dialect}
 	dialect := goose.DialectSQLite3
-	var opts []goose.ProviderOption
+	// Features own migration number ranges (platform 1-9, email in 10-19, email
+	// out 20-29, webhooks 30-39, vault 40-49, machines 50-59), so a database
+	// migrated by a build with a later range can still take an earlier one.
+	opts := []goose.ProviderOption{goose.WithAllowOutofOrder(true)}
 	if db.dialect == Postgres {
 		dialect = goose.DialectPostgres
 		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
