@@ -31,12 +31,13 @@ const (
 
 // Exec implements machines.Runtime.
 //
-// The command runs as `timeout -k 2s <T> bash -c <command>` inside the
-// sandbox. coreutils timeout puts itself and the command in a process group
-// of their own and signals the whole group at the deadline, so background
-// children of the command die with it (a child that calls setsid escapes
-// the group; it is still bounded by the sandbox's limits). A host-side
-// deadline a little later is the backstop if the sandbox stops answering.
+// The command runs as `timeout -k 2s <T> bash -c <command>`, started by the
+// sandbox's init (see initScript for why not by runsc exec itself).
+// coreutils timeout puts itself and the command in a process group of their
+// own and signals the whole group at the deadline, so background children of
+// the command die with it (a child that calls setsid escapes the group; it is
+// still bounded by the sandbox's limits). A host-side deadline a little later
+// is the backstop if the sandbox stops answering.
 func (r *Runtime) Exec(ctx context.Context, id string, req machines.ExecRequest) (machines.ExecResult, error) {
 	if req.Timeout <= 0 {
 		req.Timeout = defaultTimeout
@@ -44,9 +45,22 @@ func (r *Runtime) Exec(ctx context.Context, id string, req machines.ExecRequest)
 	if req.MaxOutputBytes <= 0 {
 		req.MaxOutputBytes = defaultMaxOutput
 	}
+	dir := req.Dir
+	if dir == "" {
+		dir = "/root"
+	}
+	hasStdin := "0"
+	if req.Stdin != nil {
+		hasStdin = "1"
+	}
 	secs := strconv.FormatFloat(req.Timeout.Seconds(), 'f', 3, 64)
-	argv := []string{"timeout", "-k", killGrace.String(), secs, "bash", "-c", req.Command}
-	res, err := r.execArgv(ctx, id, argv, req)
+	argv := []string{"bash", "-c", execClient, "agentsvc-exec", secs, dir, req.Command, hasStdin, strconv.Itoa(req.MaxOutputBytes + 1)}
+	argv = append(argv, req.Env...)
+	// The client gets the command's output only after it ended, so the
+	// pipe never holds on for a background process.
+	res, err := r.execArgv(ctx, id, argv, machines.ExecRequest{
+		Timeout: req.Timeout, MaxOutputBytes: req.MaxOutputBytes, Stdin: req.Stdin,
+	})
 	if err != nil {
 		return res, err
 	}
@@ -65,6 +79,9 @@ func (r *Runtime) Exec(ctx context.Context, id string, req machines.ExecRequest)
 // execArgv runs argv in sandbox id with runsc exec.
 func (r *Runtime) execArgv(ctx context.Context, id string, argv []string, req machines.ExecRequest) (machines.ExecResult, error) {
 	var res machines.ExecResult
+	if req.MaxOutputBytes <= 0 {
+		req.MaxOutputBytes = defaultMaxOutput
+	}
 	if err := r.available(""); err != nil {
 		return res, err
 	}
@@ -75,12 +92,8 @@ func (r *Runtime) execArgv(ctx context.Context, id string, argv []string, req ma
 	if !m.Running {
 		return res, fmt.Errorf("%w: %s", machines.ErrNotRunning, id)
 	}
-	dir := req.Dir
-	if dir == "" {
-		dir = "/root"
-	}
-	args := []string{"--root", r.root, "exec", "--cwd", dir}
-	for _, e := range append(append(baseEnv(), m.Env...), req.Env...) {
+	args := []string{"--root", r.root, "exec", "--cwd", "/"}
+	for _, e := range append(baseEnv(), m.Env...) {
 		args = append(args, "--env", e)
 	}
 	args = append(args, id)

@@ -3,6 +3,7 @@ package gvisor
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -124,4 +125,9 @@ func dirEntries(t *testing.T, dir string) []string {
 		names = append(names, filepath.Join(dir, e.Name()))
 	}
 	return names
+}
+
+func mustAddr(ip net.IP) netip.Addr {
+	a, _ := netip.AddrFromSlice(ip.To4())
+	return a
 }

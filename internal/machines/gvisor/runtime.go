@@ -35,6 +35,8 @@ import (
 	"sync"
 	"time"
 
+	specs "github.com/opencontainers/runtime-spec/specs-go"
+
 	"github.com/agentsvc/agentsvc/internal/machines"
 	"github.com/agentsvc/agentsvc/internal/machines/image"
 )
@@ -338,7 +340,7 @@ func (r *Runtime) Create(ctx context.Context, spec machines.SandboxSpec) error {
 		return err
 	}
 	m.Slot = slot
-	if err := r.start(ctx, m, ""); err != nil {
+	if err := r.start(ctx, m, "", nil); err != nil {
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}
@@ -368,15 +370,22 @@ func (r *Runtime) writeFiles(ctx context.Context, id string, files map[string][]
 }
 
 // start runs the sandbox of m, whose network slot is reserved: from scratch
-// when snapshot is empty, else by restoring snapshot (a directory). It
-// records m as running.
-func (r *Runtime) start(ctx context.Context, m *meta, snapshot string) error {
+// when snapshot is empty, else by restoring snapshot (a directory) with base,
+// the spec the snapshot was taken with. It records m as running.
+func (r *Runtime) start(ctx context.Context, m *meta, snapshot string, base *specs.Spec) error {
 	for _, d := range []string{r.bundle(m.ID), filepath.Join(r.dir(m.ID), "overlay")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return fmt.Errorf("gvisor: %w", err)
 		}
 	}
-	if err := writeBundle(r.bundle(m.ID), bundleSpec(r.net.netnsPath(m.Slot), "/agentsvc-"+r.opts.Name, m.Image, m.ID, m.Env, m.Limits)); err != nil {
+	cgroupParent := "/agentsvc-" + r.opts.Name
+	var spec = base
+	if spec == nil {
+		spec = bundleSpec(r.net.netnsPath(m.Slot), cgroupParent, m.Image, m.ID, m.Env, m.Limits)
+	} else {
+		adaptSpec(spec, r.net.netnsPath(m.Slot), cgroupParent, m.Image, m.ID, m.Limits)
+	}
+	if err := writeBundle(r.bundle(m.ID), spec); err != nil {
 		return err
 	}
 	// Record the slot before touching the host, so Delete after a crash
@@ -479,8 +488,12 @@ func (r *Runtime) Restore(ctx context.Context, id, snapshot string) error {
 	if !slices.Contains(m.Snapshots, snapshot) {
 		return fmt.Errorf("%w: snapshot %q of %s", machines.ErrNotFound, snapshot, id)
 	}
+	base, err := readBundle(r.bundle(id))
+	if err != nil {
+		return err
+	}
 	r.claimSlot(m)
-	if err := r.start(ctx, m, r.snapDir(id, snapshot)); err != nil {
+	if err := r.start(ctx, m, r.snapDir(id, snapshot), base); err != nil {
 		m.Running = false
 		_ = r.writeMeta(m)
 		return err
@@ -540,7 +553,12 @@ func (r *Runtime) Fork(ctx context.Context, srcID, snapshot string, spec machine
 		return err
 	}
 	m.Snapshots = []string{name}
-	if err := r.start(ctx, m, r.snapDir(spec.ID, name)); err != nil {
+	base, err := readBundle(r.bundle(srcID))
+	if err != nil {
+		r.cleanup(context.WithoutCancel(ctx), m)
+		return err
+	}
+	if err := r.start(ctx, m, r.snapDir(spec.ID, name), base); err != nil {
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}
