@@ -1,3 +1,6 @@
+// Package machines holds the service's view of machine sandboxes: the Runtime
+// interface that runs them and its types. Implementations live in
+// subpackages (gvisor); base images in package image.
 package machines
 
 import (

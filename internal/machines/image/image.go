@@ -106,10 +106,11 @@ func Build(ctx context.Context, opts Options) (string, error) {
 	if opts.Variant == "" {
 		opts.Variant = Base
 	}
-	pkgs, err := packagesFor(opts.Variant)
+	extra, err := packagesFor(opts.Variant)
 	if err != nil {
 		return "", err
 	}
+	extra = extra[len(basePackages):]
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -152,7 +153,7 @@ func Build(ctx context.Context, opts Options) (string, error) {
 	args := []string{
 		"--variant=minbase",
 		"--components=" + strings.Join(comps, ","),
-		"--include=" + strings.Join(pkgs, ","),
+		"--include=" + strings.Join(basePackages, ","),
 		opts.Suite, tmp, opts.Mirror,
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
@@ -162,6 +163,16 @@ func Build(ctx context.Context, opts Options) (string, error) {
 	if err := cmd.Run(); err != nil {
 		_ = os.RemoveAll(tmp)
 		return "", fmt.Errorf("image: debootstrap %s: %w\n%s", opts.Suite, err, out.String())
+	}
+	if len(extra) > 0 {
+		// debootstrap's --include resolves dependencies poorly for large
+		// sets (the desktop's failed configuring python3-cryptography), so
+		// extra packages come from apt inside the new tree.
+		log.Info("installing variant packages", "variant", opts.Variant, "packages", extra)
+		if err := aptInstall(ctx, tmp, extra, out); err != nil {
+			_ = os.RemoveAll(tmp)
+			return "", fmt.Errorf("image: %w\n%s", err, out.String())
+		}
 	}
 	if err := finish(tmp); err != nil {
 		_ = os.RemoveAll(tmp)
@@ -183,6 +194,28 @@ func Build(ctx context.Context, opts Options) (string, error) {
 	}
 	log.Info("machine image built", "dir", dir, "took", time.Since(start).Round(time.Second))
 	return dir, nil
+}
+
+// aptInstall runs apt-get install in the chroot root with /proc mounted
+// (maintainer scripts need it), unmounting it again in every case.
+func aptInstall(ctx context.Context, root string, pkgs []string, out io.Writer) error {
+	proc := filepath.Join(root, "proc")
+	if err := exec.CommandContext(ctx, "mount", "-t", "proc", "proc", proc).Run(); err != nil {
+		return fmt.Errorf("mounting /proc in the image: %w", err)
+	}
+	defer exec.Command("umount", "-l", proc).Run()
+	for _, args := range [][]string{
+		{"apt-get", "update"},
+		append([]string{"apt-get", "install", "-y", "--no-install-recommends"}, pkgs...),
+	} {
+		cmd := exec.CommandContext(ctx, "chroot", append([]string{root}, args...)...)
+		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("%s in the image: %w", strings.Join(args, " "), err)
+		}
+	}
+	return nil
 }
 
 func packagesFor(v Variant) ([]string, error) {
