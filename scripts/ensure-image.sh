@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# ensure-image.sh DATA_DIR [--desktop]: make sure the machine base image exists
+# under DATA_DIR/images. Idempotent: when the image's marker file is present it
+# returns at once. Builds with debootstrap (installed when missing) through the
+# same Go code agentsvc uses (internal/machines/image). Needs root.
+#
+# Environment: SUITE (default bookworm; noble in production), MIRROR (default:
+# the host's apt source, else http://deb.debian.org/debian).
+set -euo pipefail
+
+usage() { echo "usage: $0 DATA_DIR [--desktop]" >&2; exit 2; }
+[ $# -ge 1 ] || usage
+DATA_DIR="$1"; shift
+VARIANT=base
+for arg in "$@"; do
+	case "$arg" in
+		--desktop) VARIANT=desktop ;;
+		*) usage ;;
+	esac
+done
+SUITE="${SUITE:-bookworm}"
+MARKER="$DATA_DIR/images/$SUITE-$VARIANT/.agentsvc-image"
+
+if [ -f "$MARKER" ]; then
+	echo "$DATA_DIR/images/$SUITE-$VARIANT (already built)"
+	exit 0
+fi
+
+if ! command -v debootstrap >/dev/null 2>&1; then
+	echo "ensure-image: installing debootstrap" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y debootstrap >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y debootstrap >/dev/null; }
+fi
+
+cd "$(dirname "$0")/.."
+mkdir -p "$DATA_DIR"
+go run ./internal/machines/image/cmd/buildimage \
+	-data-dir "$(cd "$DATA_DIR" && pwd)" -suite "$SUITE" -variant "$VARIANT" ${MIRROR:+-mirror "$MIRROR"}
