@@ -28,7 +28,7 @@ func DecodeCursor(c string) (string, error) {
 	if len(c) > 256 {
 		return "", errBadCursor
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(c)
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(c)
 	if err != nil {
 		return "", errBadCursor
 	}

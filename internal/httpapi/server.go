@@ -149,14 +149,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			}
 			writeError(w, &apierr.Error{Status: 405, Code: apierr.CodeMethodNotAllowed,
 				Message: r.Method + " is not allowed on " + r.URL.Path, Hint: "allowed: " + rec.header.Get("Allow")})
-		case http.StatusNotFound, 0:
+		default:
+			// Not found, and also paths the mux would redirect to a cleaned
+			// form: an API answers errors, not redirects.
 			writeError(w, &apierr.Error{Status: 404, Code: apierr.CodeNotFound, Message: "no route " + r.Method + " " + r.URL.Path,
 				Hint: "the OpenAPI document at /api/v1/openapi.json lists every route"})
-		default: // path-cleaning redirects
-			for k, v := range rec.header {
-				w.Header()[k] = v
-			}
-			w.WriteHeader(rec.status)
 		}
 		return
 	}
