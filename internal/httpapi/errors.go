@@ -30,7 +30,9 @@ type errorEnvelope struct {
 	ErrorBody
 }
 
-func (e *errorEnvelope) Error() string           { return e.ErrorBody.Error.Code + ": " + e.ErrorBody.Error.Message }
+func (e *errorEnvelope) Error() string {
+	return e.ErrorBody.Error.Code + ": " + e.ErrorBody.Error.Message
+}
 func (e *errorEnvelope) GetStatus() int          { return e.status }
 func (e *errorEnvelope) GetHeaders() http.Header { return e.headers }
 
