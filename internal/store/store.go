@@ -70,6 +70,12 @@ type DB struct {
 	url    string
 	log    *slog.Logger
 	rebind sync.Map // query text -> rewritten text (SQLite)
+	// Prepared read statements by query text (SQLite only: parsing a
+	// statement costs more than running a point query; pgx caches its
+	// prepared statements per connection by itself). Writes are not cached:
+	// preparing on the one-connection writer pool while a transaction holds
+	// that connection would wait forever.
+	rStmts sync.Map
 	notify *notifier
 }
 
@@ -178,11 +184,38 @@ type Querier interface {
 }
 
 func (db *DB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := db.prepared(ctx, db.r, &db.rStmts, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
 	return db.r.QueryContext(ctx, db.q(query), args...)
 }
 
 func (db *DB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := db.prepared(ctx, db.r, &db.rStmts, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return db.r.QueryRowContext(ctx, db.q(query), args...)
+}
+
+// prepared returns a cached prepared statement on SQLite, or nil (PostgreSQL,
+// or preparing failed: the caller then runs the query unprepared and gets
+// the error there).
+func (db *DB) prepared(ctx context.Context, pool *sql.DB, cache *sync.Map, query string) *sql.Stmt {
+	if db.dialect != SQLite {
+		return nil
+	}
+	if v, ok := cache.Load(query); ok {
+		return v.(*sql.Stmt)
+	}
+	st, err := pool.PrepareContext(context.WithoutCancel(ctx), db.q(query))
+	if err != nil {
+		return nil
+	}
+	if prev, loaded := cache.LoadOrStore(query, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt)
+	}
+	return st
 }
 
 // ExecContext runs a single write outside an explicit transaction.

@@ -1,0 +1,140 @@
+// Command agentsvc-bench prints the speed figures the issues ask for, each
+// beside a baseline measured in the same run on the same machine.
+//
+//	agentsvc-bench api [-d 10s] [-c 64]   GET /api/v1/me vs a bare net/http JSON handler
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/agentsvc/agentsvc/internal/app"
+	"github.com/agentsvc/agentsvc/internal/loadgen"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: agentsvc-bench api [-d 10s] [-c 64]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "api":
+		err = benchAPI(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown benchmark %q", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agentsvc-bench:", err)
+		os.Exit(1)
+	}
+}
+
+// startApp runs a dev-mode server on SQLite in a temporary directory with
+// rate limiting off and quiet logs.
+func startApp(ctx context.Context) (*app.App, func(), error) {
+	dir, err := os.MkdirTemp("", "agentsvc-bench-")
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg := app.Config{Dev: true, DataDir: dir, HTTPAddr: "127.0.0.1:0", AdminAddr: "", SMTPAddr: "127.0.0.1:0",
+		DevPlan: "paid", LogLevel: "error", MaxBodyBytes: 1 << 20, ShutdownTimeout: 5 * time.Second}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	a, err := app.New(ctx, cfg, log, "bench")
+	if err != nil {
+		return nil, nil, err
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { _ = a.Run(runCtx); close(done) }()
+	return a, func() { cancel(); <-done; os.RemoveAll(dir) }, nil
+}
+
+func post(url, token string, body any, out any) error {
+	raw, _ := json.Marshal(body)
+	req, _ := http.NewRequest("POST", url, bytesReader(raw))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("POST %s: %s", url, resp.Status)
+	}
+	return json.NewDecoder(resp.Body).Decode(out)
+}
+
+// newAgentToken creates an agent with an inbox and a token with scopes.
+func newAgentToken(a *app.App, username string, scopes ...string) (agentID, token string, err error) {
+	var created struct {
+		Agent struct{ ID string } `json:"agent"`
+	}
+	if err := post(a.BaseURL()+"/api/v1/inboxes", a.DevCredentials.OrgKey, map[string]any{"username": username}, &created); err != nil {
+		return "", "", err
+	}
+	var tok struct{ Token string }
+	if err := post(a.BaseURL()+"/api/v1/agents/"+created.Agent.ID+"/tokens", a.DevCredentials.OrgKey,
+		map[string]any{"name": "bench", "capabilities": scopes}, &tok); err != nil {
+		return "", "", err
+	}
+	return created.Agent.ID, tok.Token, nil
+}
+
+func benchAPI(args []string) error {
+	fs := flag.NewFlagSet("api", flag.ExitOnError)
+	d := fs.Duration("d", 10*time.Second, "duration of each measurement")
+	c := fs.Int("c", 64, "concurrent connections")
+	_ = fs.Parse(args)
+	ctx := context.Background()
+
+	// Baseline: a bare net/http handler writing a JSON body of similar size.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	payload := map[string]any{"organization_id": "org_x", "agent": map[string]any{"id": "agt_x", "name": "bench", "metadata": map[string]any{}},
+		"inboxes": []any{map[string]any{"id": "inb_x", "address": "bench@agentsvc.localhost"}}, "token": map[string]any{"id": "tok_x", "capabilities": []string{"email:read"}}}
+	bare := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(payload)
+	})}
+	go func() { _ = bare.Serve(ln) }()
+	defer bare.Close()
+
+	a, stop, err := startApp(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	_, token, err := newAgentToken(a, "bench", "email:read")
+	if err != nil {
+		return err
+	}
+	meURL := a.BaseURL() + "/api/v1/me"
+	bareURL := "http://" + ln.Addr().String() + "/"
+
+	fmt.Printf("GET /api/v1/me with an agent token, %d connections, %s each, SQLite, this machine (%d CPUs)\n", *c, *d, numCPU())
+	base := loadgen.Run(ctx, "bare net/http JSON handler", *c, *d, func() (*http.Request, error) { return http.NewRequest("GET", bareURL, nil) })
+	fmt.Println(base)
+	stopProfile := profile()
+	me := loadgen.Run(ctx, "agentsvc GET /api/v1/me", *c, *d, func() (*http.Request, error) {
+		req, err := http.NewRequest("GET", meURL, nil)
+		if err == nil {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		return req, err
+	})
+	stopProfile()
+	fmt.Println(me)
+	fmt.Printf("ratio /me : bare = %.2f (goal >= 0.50); /me p99 %.2f ms (goal < 15 ms)\n", me.RPS()/base.RPS(), float64(me.P99.Microseconds())/1000)
+	return nil
+}
