@@ -21,6 +21,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/email"
 	"github.com/agentsvc/agentsvc/internal/httpapi"
 	"github.com/agentsvc/agentsvc/internal/org"
+	"github.com/agentsvc/agentsvc/internal/seal"
 	"github.com/agentsvc/agentsvc/internal/store"
 )
 
@@ -34,6 +35,8 @@ type App struct {
 	Orgs    *org.Service
 	Inboxes *email.Service
 	API     *httpapi.Server
+	// Seal seals secrets at rest under per-organization data keys.
+	Seal *seal.Keyring
 
 	httpLn, adminLn net.Listener
 	httpSrv         *http.Server
@@ -86,6 +89,14 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 	a.Authn = auth.NewAuthenticator(db, log)
 	a.Orgs = org.NewService(db, a.Authn, log)
 	a.Inboxes = email.NewService(db, log)
+	// A key file is created on first start only where one node owns the
+	// database (SQLite) or in dev mode; nodes sharing PostgreSQL must share a
+	// key, so there it has to be provided.
+	if a.Seal, err = seal.New(ctx, db, seal.Config{Value: cfg.MasterKey, File: cfg.MasterKeyFile,
+		Create: cfg.Dev || cfg.DatabaseURL == "", Logger: log}); err != nil {
+		a.close()
+		return nil, fmt.Errorf("master key: %w", err)
+	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
