@@ -23,6 +23,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/seal"
 	"github.com/agentsvc/agentsvc/internal/store"
+	"github.com/agentsvc/agentsvc/internal/vault"
 )
 
 // App is a running agentsvc server.
@@ -37,6 +38,8 @@ type App struct {
 	API     *httpapi.Server
 	// Seal seals secrets at rest under per-organization data keys.
 	Seal *seal.Keyring
+	// Vault holds the agents' credentials.
+	Vault *vault.Service
 
 	httpLn, adminLn net.Listener
 	httpSrv         *http.Server
@@ -97,10 +100,11 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 		a.close()
 		return nil, fmt.Errorf("master key: %w", err)
 	}
+	a.Vault = vault.NewService(db, a.Seal, log)
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Logger: log, Metrics: reg, Version: version},
+	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Vault: a.Vault, Logger: log, Metrics: reg, Version: version},
 		httpapi.Options{RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, MaxBodyBytes: cfg.MaxBodyBytes})
 
 	if a.httpLn, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
