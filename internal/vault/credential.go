@@ -130,6 +130,8 @@ type Service struct {
 	keys *seal.Keyring
 	log  *slog.Logger
 	now  func() time.Time
+	// reads records value and code reads with group commit.
+	reads *recorder
 }
 
 // NewService wires the vault.
@@ -137,7 +139,7 @@ func NewService(db *store.DB, keys *seal.Keyring, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, keys: keys, log: log, now: time.Now}
+	return &Service{db: db, keys: keys, log: log, now: time.Now, reads: &recorder{db: db}}
 }
 
 func aad(id, field string) []byte { return []byte(id + "|" + field) }
@@ -510,35 +512,29 @@ func equippedOn(ctx context.Context, q store.Querier, credID string) ([]string, 
 	return out, rows.Err()
 }
 
-// Read returns a credential with its value to an agent, and records the
-// read in the audit history in the same transaction before the value is
-// opened. A credential that is not agent-readable is 403 (the agent sees it
+// Read returns a credential with its value to an agent, after the read's
+// audit entry is committed (group commit, see recorder). A credential that is not agent-readable is 403 (the agent sees it
 // in its list, so 404 would be a lie), and the refused attempt is recorded.
 // A totp-only credential has no value: 409 invalid_state.
 func (s *Service) Read(ctx context.Context, p *auth.Principal, id string) (WithSecret, error) {
-	var c Credential
-	denied := false
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		var err error
-		if c, err = visible(ctx, tx, p, id); err != nil {
-			return err
-		}
-		if !c.HasValue {
-			return apierr.Conflict(apierr.CodeInvalidState, "credential %s holds no value, only a TOTP secret", c.ID).
-				WithHint("read a code with GET /api/v1/vault/" + c.ID + "/totp")
-		}
-		if !c.AgentReadable {
-			denied = true
-			return audit.Record(ctx, tx, p.OrgID, p, ActionReadDenied, target(c.ID), details(p, c, nil))
-		}
-		return audit.Record(ctx, tx, p.OrgID, p, ActionRead, target(c.ID), details(p, c, nil))
-	})
+	c, err := visible(ctx, s.db, p, id)
 	if err != nil {
 		return WithSecret{}, err
 	}
-	if denied {
+	if !c.HasValue {
+		return WithSecret{}, apierr.Conflict(apierr.CodeInvalidState, "credential %s holds no value, only a TOTP secret", c.ID).
+			WithHint("read a code with GET /api/v1/vault/" + c.ID + "/totp")
+	}
+	if !c.AgentReadable {
+		if err := s.reads.record(ctx, p.OrgID, p, ActionReadDenied, target(c.ID), details(p, c, nil)); err != nil {
+			return WithSecret{}, err
+		}
 		return WithSecret{}, apierr.Forbidden("credential "+c.ID+" is not agent-readable: its value is never returned",
 			"an agent can still get TOTP codes from it; an organization key can make it readable")
+	}
+	// the entry is committed before the value is opened and returned
+	if err := s.reads.record(ctx, p.OrgID, p, ActionRead, target(c.ID), details(p, c, nil)); err != nil {
+		return WithSecret{}, err
 	}
 	v, err := s.keys.Open(ctx, p.OrgID, c.valueSealed, aad(c.ID, "value"))
 	if err != nil {
@@ -551,19 +547,15 @@ func (s *Service) Read(ctx context.Context, p *auth.Principal, id string) (WithS
 // credential that is not agent-readable: the code is not the secret), and
 // records it in the audit history.
 func (s *Service) TOTP(ctx context.Context, p *auth.Principal, id string) (TOTPCode, error) {
-	var c Credential
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		var err error
-		if c, err = visible(ctx, tx, p, id); err != nil {
-			return err
-		}
-		if !c.HasTOTP {
-			return apierr.Conflict(apierr.CodeInvalidState, "credential %s has no TOTP secret", c.ID).
-				WithHint("add one with PATCH /api/v1/vault/" + c.ID + " and the field secret")
-		}
-		return audit.Record(ctx, tx, p.OrgID, p, ActionTOTP, target(c.ID), details(p, c, nil))
-	})
+	c, err := visible(ctx, s.db, p, id)
 	if err != nil {
+		return TOTPCode{}, err
+	}
+	if !c.HasTOTP {
+		return TOTPCode{}, apierr.Conflict(apierr.CodeInvalidState, "credential %s has no TOTP secret", c.ID).
+			WithHint("add one with PATCH /api/v1/vault/" + c.ID + " and the field secret")
+	}
+	if err := s.reads.record(ctx, p.OrgID, p, ActionTOTP, target(c.ID), details(p, c, nil)); err != nil {
 		return TOTPCode{}, err
 	}
 	key, err := s.keys.Open(ctx, p.OrgID, c.totpSealed, aad(c.ID, "totp"))

@@ -11,7 +11,9 @@
 //   - a value is returned only to an agent, only when the credential is
 //     agent-readable (otherwise 403, and the refusal is audited); a TOTP
 //     secret is never returned by any path, only codes;
-//   - every value read, code read, injection into a machine, create, update,
-//     delete, equip and unequip is written to the audit history in the same
-//     transaction, before any value is opened.
+//   - every create, update, delete, equip, unequip and injection into a
+//     machine is written to the audit history in the same transaction as the
+//     change; every value read and code read (which change nothing else) is
+//     committed to the history before the value is opened, with group commit
+//     so concurrent reads share one transaction (recorder.go).
 package vault
