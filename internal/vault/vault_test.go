@@ -558,3 +558,39 @@ func TestMasterKeyRotationAcrossApps(t *testing.T) {
 		env3.Must(200, env3.Do("GET", "/api/v1/vault/"+idA+"/totp", a.Token, nil))
 	})
 }
+
+// TestConcurrentReadsAllAudited: group commit loses no entry when many
+// reads arrive at once.
+func TestConcurrentReadsAllAudited(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		ctx := context.Background()
+		a := env.NewAgent("many", vaultScopes...)
+		id := env.Must(201, env.Do("POST", "/api/v1/vault", a.Token, map[string]any{"name": "m", "password": "pw", "secret": totpB32})).JSON()["id"].(string)
+		p := principal(t, env, a.Token)
+		const n = 40
+		errs := make(chan error, n)
+		for i := range n {
+			go func() {
+				if i%2 == 0 {
+					_, err := env.App.Vault.Read(ctx, p, id)
+					errs <- err
+				} else {
+					_, err := env.App.Vault.TOTP(ctx, p, id)
+					errs <- err
+				}
+			}()
+		}
+		for range n {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		entries, err := env.App.Vault.History(ctx, p, vault.HistoryFilter{CredentialID: id}, 100, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != n+1 {
+			t.Fatalf("%d entries, want %d reads + 1 create", len(entries), n)
+		}
+	})
+}
