@@ -14,6 +14,11 @@ import (
 	"github.com/agentsvc/agentsvc/internal/vault"
 )
 
+// secretResponses are POST paths whose response may carry a generated
+// password: the idempotency layer refuses keys there rather than store the
+// response (and the password) in the clear.
+var secretResponses = map[string]bool{"/api/v1/vault": true, "/api/v1/org/vault": true}
+
 // GenerateFields are the password generator options of create and PATCH.
 type GenerateFields struct {
 	Generate        bool `json:"generate,omitempty" doc:"true makes the vault generate the password (kind login), returned once in this response. Mutually exclusive with password."`

@@ -6,6 +6,7 @@ import (
 	"encoding/base32"
 	"encoding/hex"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -591,6 +592,29 @@ func TestConcurrentReadsAllAudited(t *testing.T) {
 		}
 		if len(entries) != n+1 {
 			t.Fatalf("%d entries, want %d reads + 1 create", len(entries), n)
+		}
+	})
+}
+
+// TestNoIdempotencyKeyOnCreate: the idempotency layer stores responses, and a
+// create response may carry a generated password, so keys are refused there.
+func TestNoIdempotencyKeyOnCreate(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a := env.NewAgent("idem", vaultScopes...)
+		req, _ := http.NewRequest("POST", env.BaseURL+"/api/v1/vault", strings.NewReader(`{"name":"x","generate":true}`))
+		req.Header.Set("Authorization", "Bearer "+a.Token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Idempotency-Key", "k1")
+		r := env.Send(req)
+		if r.Status != 400 || !strings.Contains(string(r.Body), "idempotency_key") {
+			t.Fatalf("create with Idempotency-Key: %d %s", r.Status, r.Body)
+		}
+		var n int
+		if err := env.App.DB.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM idempotency_keys`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Fatalf("%d idempotency records stored", n)
 		}
 	})
 }
