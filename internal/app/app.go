@@ -21,7 +21,9 @@ import (
 	"github.com/agentsvc/agentsvc/internal/email"
 	"github.com/agentsvc/agentsvc/internal/httpapi"
 	"github.com/agentsvc/agentsvc/internal/org"
+	"github.com/agentsvc/agentsvc/internal/seal"
 	"github.com/agentsvc/agentsvc/internal/store"
+	"github.com/agentsvc/agentsvc/internal/vault"
 )
 
 // App is a running agentsvc server.
@@ -34,6 +36,10 @@ type App struct {
 	Orgs    *org.Service
 	Inboxes *email.Service
 	API     *httpapi.Server
+	// Seal seals secrets at rest under per-organization data keys.
+	Seal *seal.Keyring
+	// Vault holds the agents' credentials.
+	Vault *vault.Service
 
 	httpLn, adminLn net.Listener
 	httpSrv         *http.Server
@@ -86,10 +92,19 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 	a.Authn = auth.NewAuthenticator(db, log)
 	a.Orgs = org.NewService(db, a.Authn, log)
 	a.Inboxes = email.NewService(db, log)
+	// A key file is created on first start only where one node owns the
+	// database (SQLite) or in dev mode; nodes sharing PostgreSQL must share a
+	// key, so there it has to be provided.
+	if a.Seal, err = seal.New(ctx, db, seal.Config{Value: cfg.MasterKey, File: cfg.MasterKeyFile,
+		Create: cfg.Dev || cfg.DatabaseURL == "", Logger: log}); err != nil {
+		a.close()
+		return nil, fmt.Errorf("master key: %w", err)
+	}
+	a.Vault = vault.NewService(db, a.Seal, log)
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Logger: log, Metrics: reg, Version: version},
+	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Vault: a.Vault, Logger: log, Metrics: reg, Version: version},
 		httpapi.Options{RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, MaxBodyBytes: cfg.MaxBodyBytes})
 
 	if a.httpLn, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {

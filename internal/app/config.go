@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentsvc/agentsvc/internal/org"
+	"github.com/agentsvc/agentsvc/internal/seal"
 )
 
 // Config is every setting of `agentsvc server`. Each field is a flag; each
@@ -43,6 +44,12 @@ type Config struct {
 	RateBurst       int
 	MaxBodyBytes    int64
 	ShutdownTimeout time.Duration
+	// MasterKeyFile holds the master keys that wrap the organizations' data
+	// keys (internal/seal); default DATA_DIR/master.key.
+	MasterKeyFile string
+	// MasterKey (AGENTSVC_MASTER_KEY) is base64 32-byte keys, comma
+	// separated, newest first; when set, MasterKeyFile is not read.
+	MasterKey string
 }
 
 // BindFlags declares the flags of the server command.
@@ -65,6 +72,8 @@ func BindFlags(fs *pflag.FlagSet, c *Config) {
 	fs.IntVar(&c.RateBurst, "rate-burst", 100, "requests per credential allowed at once above the rate")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", 1<<20, "largest JSON request body")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight work may take to finish on SIGTERM")
+	fs.StringVar(&c.MasterKeyFile, "master-key-file", "", "file of master keys sealing secrets at rest (default DATA_DIR/master.key, created on first start with SQLite or in dev mode)")
+	fs.StringVar(&c.MasterKey, "master-key", "", "master keys as base64 32-byte values, comma separated, newest first (prefer the environment AGENTSVC_MASTER_KEY); overrides master-key-file")
 }
 
 // Load fills flags that were not given on the command line from the
@@ -146,6 +155,9 @@ func (c *Config) applyDefaults() {
 			c.DataDir = abs
 		}
 	}
+	if c.MasterKeyFile == "" && c.DataDir != "" {
+		c.MasterKeyFile = filepath.Join(c.DataDir, "master.key")
+	}
 }
 
 // Validate reports every problem at once.
@@ -222,6 +234,11 @@ func (c *Config) Validate() error {
 	}
 	if c.ShutdownTimeout <= 0 {
 		bad("shutdown-timeout: must be positive")
+	}
+	if c.MasterKey != "" {
+		if _, err := seal.ParseMasterKeys(c.MasterKey); err != nil {
+			bad("master-key: %v", err)
+		}
 	}
 	return errors.Join(errs...)
 }

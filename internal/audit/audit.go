@@ -59,6 +59,9 @@ type Filter struct {
 	Action   string
 	Since    time.Time
 	Until    time.Time
+
+	// ActionPrefix keeps actions starting with it, e.g. "vault.".
+	ActionPrefix string
 }
 
 // List returns entries newest first, after the id `after` when not empty.
@@ -68,13 +71,18 @@ func List(ctx context.Context, q store.Querier, orgID string, f Filter, limit in
 		since = store.Micros(f.Since)
 	}
 	until = 1<<62 - 1
+	actionLike := ""
+	if f.ActionPrefix != "" {
+		actionLike = f.ActionPrefix + "%"
+	}
 	if !f.Until.IsZero() {
 		until = store.Micros(f.Until)
 	}
 	rows, err := q.QueryContext(ctx, `SELECT id, at, actor_type, actor_id, credential_id, action, target_type, target_id, details FROM audit_events
 		WHERE org_id = $1 AND ($2 = '' OR target_id = $2) AND ($3 = '' OR actor_id = $3) AND ($4 = '' OR action = $4)
 		AND at >= $5 AND at < $6 AND ($7 = '' OR id < $7)
-		ORDER BY id DESC LIMIT $8`, orgID, f.TargetID, f.ActorID, f.Action, since, until, after, limit)
+		AND ($9 = '' OR action LIKE $9)
+		ORDER BY id DESC LIMIT $8`, orgID, f.TargetID, f.ActorID, f.Action, since, until, after, limit, actionLike)
 	if err != nil {
 		return nil, fmt.Errorf("list audit history: %w", err)
 	}

@@ -82,6 +82,19 @@ var matrix = map[string]matrixRow{
 		ftok := fr.JSON()["data"].([]any)[0].(map[string]any)["id"].(string)
 		return target{path: "/api/v1/agents/" + a.ID + "/tokens/" + tok, foreignPath: "/api/v1/agents/" + f.foreign.ID + "/tokens/" + ftok}
 	}},
+	"GET /api/v1/vault":                                {200, static("/api/v1/vault")},
+	"GET /api/v1/org/vault":                            {200, static("/api/v1/org/vault")},
+	"GET /api/v1/org/vault/audit":                      {200, static("/api/v1/org/vault/audit")},
+	"POST /api/v1/vault":                               {201, staticBody("/api/v1/vault", `{"name":"m","password":"p"}`)},
+	"POST /api/v1/org/vault":                           {201, staticBody("/api/v1/org/vault", `{"name":"m","password":"p"}`)},
+	"GET /api/v1/vault/{id}":                           {200, agentCredential("/api/v1/vault/%s", "")},
+	"PATCH /api/v1/vault/{id}":                         {200, agentCredential("/api/v1/vault/%s", `{"name":"renamed"}`)},
+	"DELETE /api/v1/vault/{id}":                        {204, agentCredential("/api/v1/vault/%s", "")},
+	"GET /api/v1/vault/{id}/totp":                      {200, agentCredential("/api/v1/vault/%s/totp", "")},
+	"PATCH /api/v1/org/vault/{id}":                     {200, orgCredential("/api/v1/org/vault/%s", `{"name":"renamed"}`)},
+	"DELETE /api/v1/org/vault/{id}":                    {204, orgCredential("/api/v1/org/vault/%s", "")},
+	"PUT /api/v1/agents/{id}/vault/{credential_id}":    {200, equipTarget},
+	"DELETE /api/v1/agents/{id}/vault/{credential_id}": {200, equipTarget},
 }
 
 var foreignKeys = map[*apptest.Env]string{}

@@ -154,6 +154,11 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		if secretResponses[r.URL.Path] {
+			writeError(w, apierr.Invalid("idempotency_key", "is not accepted on %s: its response may carry a generated secret, which is never stored", r.URL.Path).
+				WithHint("retry without the key; list the credentials to see whether the first attempt was stored"))
+			return
+		}
 		if len(key) > maxKeyLength {
 			writeError(w, apierr.Invalid("idempotency_key", "must be at most %d characters", maxKeyLength))
 			return

@@ -20,6 +20,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/email"
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/store"
+	"github.com/agentsvc/agentsvc/internal/vault"
 )
 
 // Deps are the domain services the API translates to.
@@ -28,6 +29,7 @@ type Deps struct {
 	Authn   *auth.Authenticator
 	Orgs    *org.Service
 	Inboxes *email.Service
+	Vault   *vault.Service
 	Logger  *slog.Logger
 	// Metrics receives the request metrics; nil means none.
 	Metrics prometheus.Registerer
@@ -98,6 +100,7 @@ func New(deps Deps, opts Options) *Server {
 	s.registerInboxes()
 	s.registerAgents()
 	s.registerAudit()
+	s.registerVault()
 
 	s.handler = s.chain(http.HandlerFunc(s.route))
 	return s

@@ -1,0 +1,27 @@
+package vaultbench
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunPrintsFigures keeps the figure printer working (a short run; the
+// figures themselves are not judged here).
+func TestRunPrintsFigures(t *testing.T) {
+	var out bytes.Buffer
+	if err := Run(&out, 200*time.Millisecond, 4); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"GET /api/v1/me", "GET /api/v1/vault/{id}/totp", "GET /api/v1/vault/{id} ", "req/s"} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n")[2:] {
+		if f := strings.Fields(line); len(f) < 7 || f[len(f)-2] != "0" {
+			t.Fatalf("errors in %q", line)
+		}
+	}
+}
