@@ -19,6 +19,8 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/email"
+	"github.com/agentsvc/agentsvc/internal/email/inbound"
+	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 	"github.com/agentsvc/agentsvc/internal/httpapi"
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/store"
@@ -34,6 +36,9 @@ type App struct {
 	Orgs    *org.Service
 	Inboxes *email.Service
 	API     *httpapi.Server
+	Mailbox *mailbox.Service
+	Inbound *inbound.Pipeline
+	mail    mailParts
 
 	httpLn, adminLn net.Listener
 	httpSrv         *http.Server
@@ -86,10 +91,15 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 	a.Authn = auth.NewAuthenticator(db, log)
 	a.Orgs = org.NewService(db, a.Authn, log)
 	a.Inboxes = email.NewService(db, log)
+	if err := a.newMail(); err != nil {
+		a.close()
+		return nil, err
+	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Logger: log, Metrics: reg, Version: version},
+	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Logger: log, Metrics: reg, Version: version,
+		Mailbox: a.Mailbox},
 		httpapi.Options{RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, MaxBodyBytes: cfg.MaxBodyBytes})
 
 	if a.httpLn, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
@@ -153,6 +163,7 @@ func (a *App) Run(ctx context.Context) error {
 	var workers sync.WaitGroup
 	workers.Go(func() { a.Authn.Run(workCtx) })
 	workers.Go(func() { a.sweep(workCtx) })
+	a.runMail(workCtx, &workers)
 
 	errc := make(chan error, 2)
 	go func() { errc <- serve(a.httpSrv, a.httpLn) }()
@@ -175,6 +186,9 @@ func (a *App) Run(ctx context.Context) error {
 	}
 	if a.adminSrv != nil {
 		_ = a.adminSrv.Shutdown(shutCtx)
+	}
+	if err := a.stopMail(shutCtx); err != nil {
+		runErr = errors.Join(runErr, err)
 	}
 	stopWork()
 	workers.Wait()
@@ -212,6 +226,9 @@ func (a *App) close() {
 	}
 	if a.adminLn != nil {
 		a.adminLn.Close()
+	}
+	if a.mail.smtpLn != nil {
+		a.mail.smtpLn.Close()
 	}
 	if a.DB != nil {
 		a.DB.Close()

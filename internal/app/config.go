@@ -43,6 +43,11 @@ type Config struct {
 	RateBurst       int
 	MaxBodyBytes    int64
 	ShutdownTimeout time.Duration
+	// DNSServer ("host:port") answers the DNS queries of sender
+	// authentication; empty uses the system resolver.
+	DNSServer string
+	// SMTPMaxMessageBytes is the largest inbound message (SMTP SIZE).
+	SMTPMaxMessageBytes int64
 }
 
 // BindFlags declares the flags of the server command.
@@ -65,6 +70,8 @@ func BindFlags(fs *pflag.FlagSet, c *Config) {
 	fs.IntVar(&c.RateBurst, "rate-burst", 100, "requests per credential allowed at once above the rate")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", 1<<20, "largest JSON request body")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight work may take to finish on SIGTERM")
+	fs.StringVar(&c.DNSServer, "dns-server", "", "DNS server (host:port) for SPF, DKIM and DMARC lookups; empty uses the system resolver")
+	fs.Int64Var(&c.SMTPMaxMessageBytes, "smtp-max-message-bytes", 25<<20, "largest inbound message accepted over SMTP (advertised with SIZE)")
 }
 
 // Load fills flags that were not given on the command line from the
@@ -222,6 +229,14 @@ func (c *Config) Validate() error {
 	}
 	if c.ShutdownTimeout <= 0 {
 		bad("shutdown-timeout: must be positive")
+	}
+	if c.DNSServer != "" {
+		if _, _, err := net.SplitHostPort(c.DNSServer); err != nil {
+			bad("dns-server: %q is not host:port", c.DNSServer)
+		}
+	}
+	if c.SMTPMaxMessageBytes < 0 {
+		bad("smtp-max-message-bytes: must not be negative")
 	}
 	return errors.Join(errs...)
 }

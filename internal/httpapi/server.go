@@ -18,6 +18,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/apierr"
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/email"
+	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/store"
 )
@@ -28,6 +29,7 @@ type Deps struct {
 	Authn   *auth.Authenticator
 	Orgs    *org.Service
 	Inboxes *email.Service
+	Mailbox *mailbox.Service
 	Logger  *slog.Logger
 	// Metrics receives the request metrics; nil means none.
 	Metrics prometheus.Registerer
@@ -98,6 +100,8 @@ func New(deps Deps, opts Options) *Server {
 	s.registerInboxes()
 	s.registerAgents()
 	s.registerAudit()
+	s.registerMailbox()
+	s.registerMailEvents()
 
 	s.handler = s.chain(http.HandlerFunc(s.route))
 	return s
