@@ -67,14 +67,14 @@ type Config struct {
 
 // Pipeline is the SMTP Backend and the workers behind it.
 type Pipeline struct {
-	db       *store.DB
-	mb       *mailbox.Service
-	blobs    mailbox.Blobs
-	cfg      Config
-	log      *slog.Logger
-	now      func() time.Time
-	work     chan string
-	spool    *groupCommit
+	db    *store.DB
+	mb    *mailbox.Service
+	blobs mailbox.Blobs
+	cfg   Config
+	log   *slog.Logger
+	now   func() time.Time
+	work  chan string
+	spool *groupCommit
 }
 
 // New builds the pipeline; Run starts its workers.
