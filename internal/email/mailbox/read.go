@@ -24,10 +24,10 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanMessage(r scanner) (Message, error) {
 	var (
-		m                                          Message
-		refs, to, cc, replyTo, reasons, findings   string
-		authJSON, warnings                         string
-		sent, received                             int64
+		m                                        Message
+		refs, to, cc, replyTo, reasons, findings string
+		authJSON, warnings                       string
+		sent, received                           int64
 	)
 	err := r.Scan(&m.ID, &m.InboxID, &m.ThreadID, &m.Direction, &m.HeaderID, &m.InReplyTo, &refs, &m.From.Name, &m.From.Address,
 		&to, &cc, &replyTo, &m.Subject, &m.Snippet, &m.Text, &m.HTML, &m.Screening.Verdict, &reasons, &findings, &authJSON,

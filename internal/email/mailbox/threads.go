@@ -21,7 +21,7 @@ import (
 
 // Label limits.
 const (
-	MaxLabelLen       = 64
+	MaxLabelLen        = 64
 	MaxLabelsPerThread = 50
 )
 
