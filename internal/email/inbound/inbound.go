@@ -383,7 +383,6 @@ func (p *Pipeline) ingest(ctx context.Context, id string) error {
 		res = senderauth.Results{SPF: senderauth.None, DKIM: senderauth.None, DMARC: senderauth.None}
 	}
 	authn := mailbox.Authentication{SPF: res.SPF, DKIM: res.DKIM, DMARC: res.DMARC, DMARCPolicy: res.DMARCPolicy, Results: res.AuthenticationResults}
-	code, link := content.ExtractCode(parsed.Subject, parsed.Text, parsed.HTML)
 	var screenMsg *screen.Message
 
 	var deliveries []delivery
@@ -407,7 +406,7 @@ func (p *Pipeline) ingest(ctx context.Context, id string) error {
 		quarantined := verdict.Verdict == string(screen.VerdictBlocked)
 		deliveries = append(deliveries, delivery{rcpt: r, msg: mailbox.NewMessage{
 			OrgID: r.OrgID, InboxID: r.InboxID, InboxAddress: r.Address, Direction: mailbox.Inbound, Parsed: parsed,
-			Screening: verdict, Auth: authn, Quarantined: quarantined, Code: code, Link: link,
+			Screening: verdict, Auth: authn, Quarantined: quarantined,
 			Size: row.Size, SHA256: row.SHA256, BlobPath: row.BlobPath, ReceivedAt: store.Time(row.ReceivedAt),
 		}})
 	}

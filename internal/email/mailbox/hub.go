@@ -234,3 +234,11 @@ func (h *Hub) Waiting() int {
 	}
 	return n
 }
+
+// Waiting reports how many long-polls wait on the service's hub.
+func (s *Service) Waiting() int {
+	if s.hub == nil {
+		return 0
+	}
+	return s.hub.Waiting()
+}

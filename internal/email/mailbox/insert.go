@@ -36,8 +36,10 @@ type NewMessage struct {
 	Auth         Authentication
 	// Quarantined holds the message for a team member (blocked verdict).
 	Quarantined bool
-	// Code and Link are the one-time code and confirmation link found in it.
-	Code, Link string
+	// Code and Link are the one-time code and confirmation link found in
+	// it, when already known (outbound); nil leaves them to be extracted on
+	// demand from the stored raw message.
+	Code, Link *string
 	Size       int64
 	SHA256     string
 	BlobPath   string

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
 	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/email/content"
 	"github.com/agentsvc/agentsvc/internal/events"
 	"github.com/agentsvc/agentsvc/internal/store"
 )
@@ -224,43 +225,74 @@ func (s *Service) waitFor(ctx context.Context, p *auth.Principal, inboxID string
 }
 
 // findMail returns the oldest matching inbound message received after
-// q.Since that is not held in quarantine.
+// q.Since that is not held in quarantine (and, for extract, carries a code
+// or link).
 func (s *Service) findMail(ctx context.Context, in inboxRow, q MailQuery, needCode bool) (*matched, error) {
-	cond := ""
-	if needCode {
-		cond = " AND (code <> '' OR link <> '')"
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, from_address, code, link FROM messages
-		WHERE inbox_id = $1 AND direction = 'inbound' AND quarantined = FALSE AND received_at > $2`+cond+`
+	rows, err := s.db.QueryContext(ctx, `SELECT id, from_address, code, link, blob_path FROM messages
+		WHERE inbox_id = $1 AND direction = 'inbound' AND quarantined = FALSE AND received_at > $2
 		ORDER BY received_at, id LIMIT 200`, in.ID, store.Micros(q.Since))
 	if err != nil {
 		return nil, fmt.Errorf("find mail: %w", err)
 	}
-	var id, code, link string
+	type candidate struct {
+		id, blob   string
+		code, link sql.NullString
+	}
+	var cands []candidate
 	for rows.Next() {
-		var mid, from, c, l string
-		if err := rows.Scan(&mid, &from, &c, &l); err != nil {
+		var c candidate
+		var from string
+		if err := rows.Scan(&c.id, &from, &c.code, &c.link, &c.blob); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		if q.matches(from) {
-			id, code, link = mid, c, l
-			break
+			cands = append(cands, c)
 		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if id == "" {
-		return nil, nil
-	}
-	m, err := getMessage(ctx, s.db, in.OrgID, id)
-	if err != nil {
-		if errors.Is(err, sql.ErrNoRows) || apierr.From(err).Status == 404 {
-			return nil, nil // deleted meanwhile
+	for _, c := range cands {
+		code, link := c.code.String, c.link.String
+		if needCode {
+			if !c.code.Valid {
+				if code, link, err = s.extractStored(ctx, c.id, c.blob); err != nil {
+					return nil, err
+				}
+			}
+			if code == "" && link == "" {
+				continue
+			}
 		}
-		return nil, err
+		m, err := getMessage(ctx, s.db, in.OrgID, c.id)
+		if err != nil {
+			if errors.Is(err, sql.ErrNoRows) || apierr.From(err).Status == 404 {
+				continue // deleted meanwhile
+			}
+			return nil, err
+		}
+		return &matched{Message: m, code: code, link: link}, nil
 	}
-	return &matched{Message: m, code: code, link: link}, nil
+	return nil, nil
+}
+
+// extractStored finds the code and link of a stored message in its raw
+// form (the HTML as sent: text hidden from a reader is not searched) and
+// remembers them on the row.
+func (s *Service) extractStored(ctx context.Context, id, blob string) (string, string, error) {
+	raw, err := s.blobs.Read(blob)
+	if err != nil {
+		return "", "", err
+	}
+	p, err := content.Parse(raw)
+	if err != nil {
+		return "", "", nil
+	}
+	code, link := content.ExtractCode(p.Subject, p.Text, p.HTML)
+	if _, err := s.db.ExecContext(ctx, `UPDATE messages SET code = $2, link = $3 WHERE id = $1`, id, code, link); err != nil {
+		return "", "", fmt.Errorf("remember code: %w", err)
+	}
+	return code, link, nil
 }

@@ -74,8 +74,10 @@ CREATE TABLE messages (
     findings      TEXT NOT NULL,
     auth_json     TEXT NOT NULL,
     warnings      TEXT NOT NULL,
-    code          TEXT NOT NULL,
-    link          TEXT NOT NULL,
+    -- One-time code and confirmation link; NULL until first looked for
+    -- (extraction is slow on long mail, so it runs on demand, not on ingest).
+    code          TEXT,
+    link          TEXT,
     quarantined   BOOLEAN NOT NULL,
     size          BIGINT NOT NULL,
     sha256        TEXT NOT NULL,
