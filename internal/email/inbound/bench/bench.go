@@ -390,13 +390,24 @@ func RunArrivalToEvent(w io.Writer, rate int, d time.Duration) error {
 	var sendErrs atomic.Int64
 	for c := range conns {
 		wg.Go(func() {
-			cl, err := smtp.Dial(e.app.SMTPAddr())
-			if err != nil {
-				sendErrs.Add(1)
-				return
-			}
-			defer cl.Close()
-			for i := c; i < total; i += conns {
+			var cl *smtp.Client
+			defer func() {
+				if cl != nil {
+					cl.Close()
+				}
+			}()
+			for i, sentOn := c, 0; i < total; i, sentOn = i+conns, sentOn+1 {
+				// A connection may carry 100 messages; reconnect before.
+				if sentOn%90 == 0 {
+					if cl != nil {
+						_ = cl.Quit()
+					}
+					var err error
+					if cl, err = smtp.Dial(e.app.SMTPAddr()); err != nil {
+						sendErrs.Add(1)
+						return
+					}
+				}
 				time.Sleep(time.Until(start.Add(time.Duration(i) * interval)))
 				raw := []byte(strings.Replace(string(message(ag.address, i)), "Subject: Order", fmt.Sprintf("Subject: arrival-%d Order", i), 1))
 				subject := fmt.Sprintf("arrival-%d Order %d shipped", i, i)
@@ -441,13 +452,21 @@ func RunLongPolls(w io.Writer, n int) error {
 	if err != nil {
 		return err
 	}
-	tr := &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: 0, IdleConnTimeout: time.Minute}
+	// The polls reach the API's handler through in-memory connections: ten
+	// thousand TCP connections would need twenty thousand descriptors in
+	// one process (both ends), above this machine's limit. Everything from
+	// the HTTP server up (routing, auth, the hub) is the same.
+	ml := newMemListener()
+	hs := &http.Server{Handler: e.app.API.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = hs.Serve(ml) }()
+	defer hs.Close()
+	tr := &http.Transport{MaxIdleConnsPerHost: n, MaxConnsPerHost: 0, IdleConnTimeout: time.Minute, DialContext: ml.dial}
 	client := &http.Client{Transport: tr, Timeout: 60 * time.Second}
 	defer tr.CloseIdleConnections()
 	var wg sync.WaitGroup
 	var answered, withEvent, failed atomic.Int64
 	var lastAnswer atomic.Int64
-	url := e.app.BaseURL() + "/api/v1/inboxes/" + ag.inbox + "/events?wait=25"
+	url := "http://bench.internal/api/v1/inboxes/" + ag.inbox + "/events?wait=25"
 	for range n {
 		wg.Go(func() {
 			req, _ := http.NewRequest("GET", url, nil)
@@ -498,3 +517,47 @@ func RunLongPolls(w io.Writer, n int) error {
 		ms.Sys>>20, ms.HeapInuse>>20, runtime.NumGoroutine())
 	return nil
 }
+
+// memListener is a net.Listener of in-memory connections (net.Pipe).
+type memListener struct {
+	conns  chan net.Conn
+	closed chan struct{}
+	once   sync.Once
+}
+
+func newMemListener() *memListener {
+	return &memListener{conns: make(chan net.Conn), closed: make(chan struct{})}
+}
+
+func (l *memListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *memListener) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return nil
+}
+
+func (l *memListener) Addr() net.Addr { return memAddr{} }
+
+func (l *memListener) dial(ctx context.Context, _, _ string) (net.Conn, error) {
+	server, client := net.Pipe()
+	select {
+	case l.conns <- server:
+		return client, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+type memAddr struct{}
+
+func (memAddr) Network() string { return "memory" }
+func (memAddr) String() string  { return "memory" }

@@ -40,15 +40,16 @@ func TestPrintFigures(t *testing.T) {
 	if os.Getenv("AGENTSVC_BENCH") != "1" {
 		t.Skip("set AGENTSVC_BENCH=1 to run the full benchmarks")
 	}
-	var out bytes.Buffer
-	for _, run := range []func() error{
-		func() error { return RunIngest(&out, 10*time.Second) },
-		func() error { return RunArrivalToEvent(&out, 100, 10*time.Second) },
-		func() error { return RunLongPolls(&out, 10000) },
+	for _, run := range []func(w *bytes.Buffer) error{
+		func(w *bytes.Buffer) error { return RunLongPolls(w, 10000) },
+		func(w *bytes.Buffer) error { return RunArrivalToEvent(w, 100, 10*time.Second) },
+		func(w *bytes.Buffer) error { return RunIngest(w, 10*time.Second) },
 	} {
-		if err := run(); err != nil {
+		var out bytes.Buffer
+		err := run(&out)
+		t.Log("\n" + out.String())
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	t.Log("\n" + out.String())
 }
