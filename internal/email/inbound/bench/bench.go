@@ -344,6 +344,7 @@ func RunArrivalToEvent(w io.Writer, rate int, d time.Duration) error {
 	}
 	var mu sync.Mutex
 	acked := map[string]time.Time{}
+	early := map[string]time.Time{}
 	var lat []time.Duration
 	var first eventsPage
 	if err := e.call("GET", "/api/v1/inboxes/"+ag.inbox+"/events", ag.token, nil, &first); err != nil {
@@ -363,10 +364,16 @@ func RunArrivalToEvent(w io.Writer, rate int, d time.Duration) error {
 			now := time.Now()
 			mu.Lock()
 			for _, ev := range p.Data {
+				if ev.Type != "message.received" {
+					continue
+				}
 				if t, ok := acked[ev.Data.Subject]; ok {
 					lat = append(lat, now.Sub(t))
-					seen++
+				} else {
+					// The event beat the sender's bookkeeping of its 250.
+					early[ev.Data.Subject] = now
 				}
+				seen++
 			}
 			mu.Unlock()
 			cursor = p.NextCursor
@@ -418,6 +425,9 @@ func RunArrivalToEvent(w io.Writer, rate int, d time.Duration) error {
 				}
 				mu.Lock()
 				acked[subject] = at
+				if t, ok := early[subject]; ok {
+					lat = append(lat, max(t.Sub(at), 0))
+				}
 				mu.Unlock()
 			}
 		})
