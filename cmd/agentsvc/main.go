@@ -33,6 +33,7 @@ func newRoot() *cobra.Command {
 	}
 	root.AddCommand(serverCmd(), orgCmd(), migrateCmd(), versionCmd())
 	root.AddCommand(vaultCmd())
+	root.AddCommand(screenCmd())
 	return root
 }
 

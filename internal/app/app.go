@@ -19,6 +19,8 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/email"
+	"github.com/agentsvc/agentsvc/internal/email/inbound"
+	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 	"github.com/agentsvc/agentsvc/internal/httpapi"
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/seal"
@@ -39,7 +41,10 @@ type App struct {
 	// Seal seals secrets at rest under per-organization data keys.
 	Seal *seal.Keyring
 	// Vault holds the agents' credentials.
-	Vault *vault.Service
+	Vault   *vault.Service
+	Mailbox *mailbox.Service
+	Inbound *inbound.Pipeline
+	mail    mailParts
 
 	httpLn, adminLn net.Listener
 	httpSrv         *http.Server
@@ -102,9 +107,16 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 	}
 	a.Vault = vault.NewService(db, a.Seal, log)
 
+	if err := a.newMail(); err != nil {
+		a.close()
+		return nil, err
+	}
+
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Vault: a.Vault, Logger: log, Metrics: reg, Version: version},
+	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Logger: log, Metrics: reg, Version: version,
+		Vault:   a.Vault,
+		Mailbox: a.Mailbox},
 		httpapi.Options{RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, MaxBodyBytes: cfg.MaxBodyBytes})
 
 	if a.httpLn, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
@@ -168,6 +180,7 @@ func (a *App) Run(ctx context.Context) error {
 	var workers sync.WaitGroup
 	workers.Go(func() { a.Authn.Run(workCtx) })
 	workers.Go(func() { a.sweep(workCtx) })
+	a.runMail(workCtx, &workers)
 
 	errc := make(chan error, 2)
 	go func() { errc <- serve(a.httpSrv, a.httpLn) }()
@@ -190,6 +203,9 @@ func (a *App) Run(ctx context.Context) error {
 	}
 	if a.adminSrv != nil {
 		_ = a.adminSrv.Shutdown(shutCtx)
+	}
+	if err := a.stopMail(shutCtx); err != nil {
+		runErr = errors.Join(runErr, err)
 	}
 	stopWork()
 	workers.Wait()
@@ -227,6 +243,9 @@ func (a *App) close() {
 	}
 	if a.adminLn != nil {
 		a.adminLn.Close()
+	}
+	if a.mail.smtpLn != nil {
+		a.mail.smtpLn.Close()
 	}
 	if a.DB != nil {
 		a.DB.Close()

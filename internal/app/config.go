@@ -50,6 +50,11 @@ type Config struct {
 	// MasterKey (AGENTSVC_MASTER_KEY) is base64 32-byte keys, comma
 	// separated, newest first; when set, MasterKeyFile is not read.
 	MasterKey string
+	// DNSServer ("host:port") answers the DNS queries of sender
+	// authentication; empty uses the system resolver.
+	DNSServer string
+	// SMTPMaxMessageBytes is the largest inbound message (SMTP SIZE).
+	SMTPMaxMessageBytes int64
 }
 
 // BindFlags declares the flags of the server command.
@@ -74,6 +79,8 @@ func BindFlags(fs *pflag.FlagSet, c *Config) {
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight work may take to finish on SIGTERM")
 	fs.StringVar(&c.MasterKeyFile, "master-key-file", "", "file of master keys sealing secrets at rest (default DATA_DIR/master.key, created on first start with SQLite or in dev mode)")
 	fs.StringVar(&c.MasterKey, "master-key", "", "master keys as base64 32-byte values, comma separated, newest first (prefer the environment AGENTSVC_MASTER_KEY); overrides master-key-file")
+	fs.StringVar(&c.DNSServer, "dns-server", "", "DNS server (host:port) for SPF, DKIM and DMARC lookups; empty uses the system resolver")
+	fs.Int64Var(&c.SMTPMaxMessageBytes, "smtp-max-message-bytes", 25<<20, "largest inbound message accepted over SMTP (advertised with SIZE)")
 }
 
 // Load fills flags that were not given on the command line from the
@@ -239,6 +246,14 @@ func (c *Config) Validate() error {
 		if _, err := seal.ParseMasterKeys(c.MasterKey); err != nil {
 			bad("master-key: %v", err)
 		}
+	}
+	if c.DNSServer != "" {
+		if _, _, err := net.SplitHostPort(c.DNSServer); err != nil {
+			bad("dns-server: %q is not host:port", c.DNSServer)
+		}
+	}
+	if c.SMTPMaxMessageBytes < 0 {
+		bad("smtp-max-message-bytes: must not be negative")
 	}
 	return errors.Join(errs...)
 }

@@ -55,6 +55,10 @@ func Config(t testing.TB, d store.Dialect) app.Config {
 	cfg := app.Config{
 		Dev: true, DataDir: dir, HTTPAddr: "127.0.0.1:0", AdminAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
 		DevPlan: "paid", LogLevel: "warn", RateLimit: 0, MaxBodyBytes: 1 << 20, ShutdownTimeout: 5 * time.Second,
+		// Nothing listens there: sender authentication gets an immediate
+		// temperror instead of waiting on a resolver this machine cannot
+		// reach. Tests that check SPF/DKIM/DMARC run their own DNS server.
+		DNSServer: "127.0.0.1:9", SMTPMaxMessageBytes: 25 << 20,
 	}
 	if d == store.Postgres {
 		cfg.DatabaseURL = storetest.Config(t, d).URL
@@ -90,6 +94,9 @@ func StartConfig(t testing.TB, cfg app.Config) *Env {
 	t.Cleanup(env.Stop)
 	return env
 }
+
+// SMTPAddr is the address of the server's SMTP listener.
+func (e *Env) SMTPAddr() string { return e.App.SMTPAddr() }
 
 // Stop shuts the server down (idempotent).
 func (e *Env) Stop() {

@@ -95,6 +95,45 @@ var matrix = map[string]matrixRow{
 	"DELETE /api/v1/org/vault/{id}":                    {204, orgCredential("/api/v1/org/vault/%s", "")},
 	"PUT /api/v1/agents/{id}/vault/{credential_id}":    {200, equipTarget},
 	"DELETE /api/v1/agents/{id}/vault/{credential_id}": {200, equipTarget},
+	"GET /api/v1/inboxes/{id}/messages":                {200, inboxRoute("/messages", "")},
+	"GET /api/v1/inboxes/{id}/threads":                 {200, inboxRoute("/threads", "")},
+	"GET /api/v1/inboxes/{id}/counts":                  {200, inboxRoute("/counts", "")},
+	"GET /api/v1/inboxes/{id}/events":                  {200, inboxRoute("/events", "")},
+	"POST /api/v1/inboxes/{id}/wait":                   {200, inboxRoute("/wait", `{}`)},
+	"POST /api/v1/inboxes/{id}/extract/code":           {200, inboxRoute("/extract/code", `{}`)},
+	"GET /api/v1/inboxes/{id}/sender-rules":            {200, inboxRoute("/sender-rules", "")},
+	"POST /api/v1/inboxes/{id}/sender-rules": {201, func(f *fixture) target {
+		body := fmt.Sprintf(`{"kind":"allow","pattern":"@%s.example"}`, f.unique("allowed"))
+		return target{path: "/api/v1/inboxes/" + f.agent.InboxID + "/sender-rules", body: body, foreignPath: "/api/v1/inboxes/" + f.other.InboxID + "/sender-rules"}
+	}},
+	"DELETE /api/v1/inboxes/{id}/sender-rules/{rule_id}": {204, func(f *fixture) target {
+		return target{path: "/api/v1/inboxes/" + f.agent.InboxID + "/sender-rules/" + f.rule(f.agent),
+			foreignPath: "/api/v1/inboxes/" + f.other.InboxID + "/sender-rules/" + f.rule(f.other)}
+	}},
+	"GET /api/v1/messages/{id}": {200, func(f *fixture) target {
+		return target{path: "/api/v1/messages/" + f.mail(f.agent, false, "").msg, foreignPath: "/api/v1/messages/" + f.mail(f.other, false, "").msg}
+	}},
+	"GET /api/v1/attachments/{id}": {200, func(f *fixture) target {
+		return target{path: "/api/v1/attachments/" + f.mail(f.agent, false, "").att, foreignPath: "/api/v1/attachments/" + f.mail(f.other, false, "").att}
+	}},
+	"GET /api/v1/attachments/{id}/text": {200, func(f *fixture) target {
+		return target{path: "/api/v1/attachments/" + f.mail(f.agent, false, "").att + "/text", foreignPath: "/api/v1/attachments/" + f.mail(f.other, false, "").att + "/text"}
+	}},
+	"GET /api/v1/threads/{id}": {200, func(f *fixture) target {
+		return target{path: "/api/v1/threads/" + f.mail(f.agent, false, "").thread, foreignPath: "/api/v1/threads/" + f.mail(f.other, false, "").thread}
+	}},
+	"PATCH /api/v1/threads/{id}": {200, func(f *fixture) target {
+		return target{path: "/api/v1/threads/" + f.mail(f.agent, false, "").thread, body: `{"read":true,"add_labels":["m"]}`,
+			foreignPath: "/api/v1/threads/" + f.mail(f.other, false, "").thread}
+	}},
+	"DELETE /api/v1/threads/{id}": {204, func(f *fixture) target {
+		return target{path: "/api/v1/threads/" + f.mail(f.agent, false, "trash").thread + "?confirm=true",
+			foreignPath: "/api/v1/threads/" + f.mail(f.other, false, "trash").thread + "?confirm=true"}
+	}},
+	"POST /api/v1/threads/{id}/release": {200, func(f *fixture) target {
+		return target{path: "/api/v1/threads/" + f.mail(f.agent, true, "").thread + "/release",
+			foreignPath: "/api/v1/threads/" + f.mail(f.foreign, true, "").thread + "/release"}
+	}},
 }
 
 var foreignKeys = map[*apptest.Env]string{}

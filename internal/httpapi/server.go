@@ -18,6 +18,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/apierr"
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/email"
+	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/store"
 	"github.com/agentsvc/agentsvc/internal/vault"
@@ -30,6 +31,7 @@ type Deps struct {
 	Orgs    *org.Service
 	Inboxes *email.Service
 	Vault   *vault.Service
+	Mailbox *mailbox.Service
 	Logger  *slog.Logger
 	// Metrics receives the request metrics; nil means none.
 	Metrics prometheus.Registerer
@@ -101,6 +103,8 @@ func New(deps Deps, opts Options) *Server {
 	s.registerAgents()
 	s.registerAudit()
 	s.registerVault()
+	s.registerMailbox()
+	s.registerMailEvents()
 
 	s.handler = s.chain(http.HandlerFunc(s.route))
 	return s

@@ -20,12 +20,18 @@ type Plan struct {
 	Name string
 	// MaxAgents caps agents (each with its inbox).
 	MaxAgents int
+	// MaxInboundPerMonth caps inbound messages accepted per calendar month
+	// (UTC) across the organization's inboxes; over it SMTP answers 452.
+	MaxInboundPerMonth int64
+	// MaxMailboxBytes caps the raw size of all stored mail; over it SMTP
+	// answers 452 and the API 402 where it would store more.
+	MaxMailboxBytes int64
 }
 
 // Plans are the plans on offer.
 var Plans = map[string]Plan{
-	PlanSandbox: {Name: PlanSandbox, MaxAgents: 5},
-	PlanPaid:    {Name: PlanPaid, MaxAgents: 10000},
+	PlanSandbox: {Name: PlanSandbox, MaxAgents: 5, MaxInboundPerMonth: 3000, MaxMailboxBytes: 1 << 30},
+	PlanPaid:    {Name: PlanPaid, MaxAgents: 10000, MaxInboundPerMonth: 10_000_000, MaxMailboxBytes: 1 << 40},
 }
 
 func checkAgentQuota(ctx context.Context, tx *store.Tx, orgID string) error {

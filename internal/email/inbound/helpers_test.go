@@ -1,0 +1,151 @@
+package inbound_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/smtp"
+	"net/textproto"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+
+	"github.com/agentsvc/agentsvc/internal/apptest"
+)
+
+// send delivers raw over a real SMTP session to addr and returns the SMTP
+// error (a *textproto.Error for a refusal).
+func send(addr, from string, to []string, raw string) error {
+	c, err := smtp.Dial(addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Hello("client.test"); err != nil {
+		return err
+	}
+	if err := c.Mail(from); err != nil {
+		return err
+	}
+	for _, r := range to {
+		if err := c.Rcpt(r); err != nil {
+			return err
+		}
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write([]byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
+}
+
+func mustSend(t *testing.T, env *apptest.Env, from string, to []string, raw string) {
+	t.Helper()
+	if err := send(env.SMTPAddr(), from, to, raw); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+}
+
+// smtpCode returns the reply code of an SMTP refusal, or 0.
+func smtpCode(err error) int {
+	var te *textproto.Error
+	if errors.As(err, &te) {
+		return te.Code
+	}
+	return 0
+}
+
+// mail builds a simple message.
+func mail(from, to, subject, body string, headers ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: %s\nTo: %s\nSubject: %s\nDate: %s\nMessage-ID: <%d.%s>\n", from, to, subject,
+		time.Now().Format(time.RFC1123Z), time.Now().UnixNano(), "test@client.test")
+	for _, h := range headers {
+		b.WriteString(h + "\n")
+	}
+	b.WriteString("MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\n" + body + "\n")
+	return b.String()
+}
+
+// waitMessage waits (through the wait endpoint) for mail from sender that
+// arrived after since, and returns the message summary.
+func waitMessage(t *testing.T, env *apptest.Env, a apptest.Agent, from string, since time.Time) map[string]any {
+	t.Helper()
+	r := env.Must(200, env.Do("POST", "/api/v1/inboxes/"+a.InboxID+"/wait", a.Token,
+		map[string]any{"from": from, "wait_seconds": 15, "since": since.UTC().Format(time.RFC3339Nano)}))
+	m, _ := r.JSON()["message"].(map[string]any)
+	if m == nil {
+		t.Fatalf("no message from %s arrived: %s", from, r.Body)
+	}
+	return m
+}
+
+// waitStored polls the messages list until n messages are stored (used for
+// quarantined mail, which wait does not return).
+func waitStored(t *testing.T, env *apptest.Env, a apptest.Agent, n int) []any {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		r := env.Must(200, env.Do("GET", "/api/v1/inboxes/"+a.InboxID+"/messages?limit=100", a.Token, nil))
+		data := r.JSON()["data"].([]any)
+		if len(data) >= n {
+			return data
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d messages stored, want %d", len(data), n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// dnsZone is a tiny authoritative DNS server for test domains on loopback.
+type dnsZone struct {
+	mu  sync.Mutex
+	txt map[string][]string
+}
+
+func (z *dnsZone) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
+	m := new(dns.Msg)
+	m.SetReply(req)
+	m.Authoritative = true
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	for _, q := range req.Question {
+		name := strings.ToLower(q.Name)
+		if q.Qtype == dns.TypeTXT {
+			for _, v := range z.txt[name] {
+				m.Answer = append(m.Answer, &dns.TXT{Hdr: dns.RR_Header{Name: q.Name, Rrtype: dns.TypeTXT, Class: dns.ClassINET, Ttl: 60}, Txt: []string{v}})
+			}
+		}
+		if len(m.Answer) == 0 {
+			m.Rcode = dns.RcodeNameError
+		}
+	}
+	_ = w.WriteMsg(m)
+}
+
+// startDNS serves z on a loopback UDP port and returns its address.
+func startDNS(t *testing.T, z *dnsZone) string {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &dns.Server{PacketConn: pc, Handler: z}
+	started := make(chan struct{})
+	srv.NotifyStartedFunc = func() { close(started) }
+	go func() { _ = srv.ActivateAndServe() }()
+	<-started
+	t.Cleanup(func() { _ = srv.ShutdownContext(context.Background()) })
+	return pc.LocalAddr().String()
+}

@@ -1,0 +1,446 @@
+package mailbox
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentsvc/agentsvc/internal/email/content"
+	"github.com/agentsvc/agentsvc/internal/events"
+	"github.com/agentsvc/agentsvc/internal/ids"
+	"github.com/agentsvc/agentsvc/internal/store"
+)
+
+// ThreadWindow is how far back the subject fallback looks for a thread to
+// join: a "Re: Invoice" three months later is a new conversation.
+const ThreadWindow = 30 * 24 * time.Hour
+
+// snippetRunes is the length of snippets in lists and events.
+const snippetRunes = 160
+
+// NewMessage is a message to store: a parsed inbound message with its
+// screening, or (from the sending side) an outbound one.
+type NewMessage struct {
+	OrgID        string
+	InboxID      string
+	InboxAddress string
+	Direction    string
+	Parsed       *content.Parsed
+	Screening    Screening
+	Auth         Authentication
+	// Quarantined holds the message for a team member (blocked verdict).
+	Quarantined bool
+	// Code and Link are the one-time code and confirmation link found in
+	// it, when already known (outbound); nil leaves them to be extracted on
+	// demand from the stored raw message.
+	Code, Link *string
+	Size       int64
+	SHA256     string
+	BlobPath   string
+	ReceivedAt time.Time
+	// Labels are added to the thread (outbound sends may label at once).
+	Labels []string
+}
+
+// Stored is the outcome of InsertMessage.
+type Stored struct {
+	Message MessageSummary
+	// Duplicate is true when the same message (Message-ID and content) was
+	// already in the inbox, for example an SMTP retry after a lost 250; the
+	// existing message is returned and nothing is written.
+	Duplicate bool
+}
+
+// InsertMessage stores a message in tx: it finds or starts its thread,
+// writes the message and its attachment metadata, updates the thread, the
+// known correspondents and the usage counters, and appends the event
+// (message.received, or message.quarantined for held mail) to the
+// organization's log, all in the caller's transaction.
+func InsertMessage(ctx context.Context, tx *store.Tx, n NewMessage) (Stored, error) {
+	p := n.Parsed
+	if p == nil {
+		return Stored{}, errors.New("mailbox: message without content")
+	}
+	if n.Direction == "" {
+		n.Direction = Inbound
+	}
+	if n.Screening.Verdict == "" {
+		n.Screening.Verdict = "clean"
+	}
+	if n.Screening.Reasons == nil {
+		n.Screening.Reasons = []string{}
+	}
+	if p.MessageID != "" && n.SHA256 != "" {
+		var existing string
+		err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE inbox_id = $1 AND header_message_id = $2 AND sha256 = $3`,
+			n.InboxID, p.MessageID, n.SHA256).Scan(&existing)
+		if err == nil {
+			m, err := getMessage(ctx, tx, n.OrgID, existing)
+			return Stored{Message: m.MessageSummary, Duplicate: true}, err
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return Stored{}, fmt.Errorf("dedupe: %w", err)
+		}
+	}
+	now := n.ReceivedAt
+	if now.IsZero() {
+		now = time.Now()
+	}
+	now = now.UTC()
+	msgID := ids.New("msg")
+
+	// Attachment ids first: the sanitized HTML points inline images at them.
+	atts := make([]Attachment, 0, len(p.Attachments))
+	cids := map[string]string{}
+	for _, a := range p.Attachments {
+		att := Attachment{ID: ids.New("att"), Filename: a.Filename, ContentType: a.ContentType, Size: int64(a.Size),
+			Inline: a.Inline, ContentID: a.ContentID, partID: a.PartID}
+		atts = append(atts, att)
+		if a.ContentID != "" {
+			cids[a.ContentID] = att.ID
+		}
+	}
+	html := ""
+	if p.HTML != "" {
+		html = content.SanitizeHTML(p.HTML, func(cid string) (string, bool) {
+			id, ok := cids[cid]
+			return "/api/v1/attachments/" + id, ok
+		})
+	}
+	snippet := p.Snippet(snippetRunes)
+	corr := correspondentsOf(p, n.InboxAddress)
+
+	th, err := findThread(ctx, tx, n, corr, now)
+	if err != nil {
+		return Stored{}, err
+	}
+	fromName, fromAddr := p.From.Name, strings.ToLower(p.From.Address)
+	threadSnippet := snippet
+	if n.Quarantined {
+		threadSnippet = ""
+	}
+	unread := n.Direction == Inbound
+	if th == nil {
+		folder := FolderInbox
+		if n.Quarantined {
+			folder = FolderQuarantine
+		}
+		th = &threadRow{ID: ids.New("thr"), Folder: folder}
+		_, err = tx.ExecContext(ctx, `INSERT INTO threads (id, org_id, inbox_id, folder, subject, normalized_subject, correspondents, snippet,
+			last_from_name, last_from_address, message_count, agent_read, team_read, last_message_at, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, $11, $12, $13, $13, $13)`,
+			th.ID, n.OrgID, n.InboxID, folder, p.Subject, NormalizeSubject(p.Subject), strings.Join(corr, " "), threadSnippet,
+			fromName, fromAddr, !unread, !unread, store.Micros(now))
+		if err != nil {
+			return Stored{}, fmt.Errorf("insert thread: %w", err)
+		}
+	} else {
+		folder := th.Folder
+		if n.Direction == Inbound && folder == FolderArchive {
+			folder = FolderInbox
+		}
+		merged := mergeCorrespondents(th.Correspondents, corr)
+		_, err = tx.ExecContext(ctx, `UPDATE threads SET folder = $2, correspondents = $3, snippet = $4, last_from_name = $5,
+			last_from_address = $6, message_count = message_count + 1,
+			agent_read = (agent_read AND $7), team_read = (team_read AND $7),
+			last_message_at = CASE WHEN last_message_at > $8 THEN last_message_at ELSE $8 END, updated_at = $8 WHERE id = $1`,
+			th.ID, folder, strings.Join(merged, " "), threadSnippet, fromName, fromAddr, !unread, store.Micros(now))
+		if err != nil {
+			return Stored{}, fmt.Errorf("update thread: %w", err)
+		}
+		th.Folder = folder
+	}
+
+	var sent int64
+	if !p.Date.IsZero() {
+		sent = store.Micros(p.Date)
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO messages (id, org_id, inbox_id, thread_id, direction, header_message_id, in_reply_to, refs,
+		from_name, from_address, to_json, cc_json, reply_to_json, subject, snippet, text_body, html_body, verdict, reasons, findings,
+		auth_json, warnings, code, link, quarantined, size, sha256, blob_path, sent_at, received_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)`,
+		msgID, n.OrgID, n.InboxID, th.ID, n.Direction, p.MessageID, p.InReplyTo, jsonText(nonNil(p.References)),
+		fromName, p.From.Address, jsonText(nonNilAddr(p.To)), jsonText(nonNilAddr(p.Cc)), jsonText(nonNilAddr(p.ReplyTo)),
+		p.Subject, snippet, p.Text, html, n.Screening.Verdict, jsonText(n.Screening.Reasons), jsonText(nonNilFindings(n.Screening.Findings)),
+		jsonText(n.Auth), jsonText(nonNil(p.Warnings)), n.Code, n.Link, n.Quarantined, n.Size, n.SHA256, n.BlobPath, sent, store.Micros(now))
+	if err != nil {
+		return Stored{}, fmt.Errorf("insert message: %w", err)
+	}
+	for _, a := range atts {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO attachments (id, org_id, inbox_id, message_id, part_id, filename, content_type, size, inline, content_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			a.ID, n.OrgID, n.InboxID, msgID, a.partID, a.Filename, a.ContentType, a.Size, a.Inline, a.ContentID); err != nil {
+			return Stored{}, fmt.Errorf("insert attachment: %w", err)
+		}
+	}
+	for _, l := range n.Labels {
+		if err := addLabel(ctx, tx, th.ID, l); err != nil {
+			return Stored{}, err
+		}
+	}
+	if !n.Quarantined && (n.Direction == Outbound || n.Screening.Verdict == "clean") {
+		for _, d := range correspondentDomains(n.Direction, p) {
+			if err := RecordCorrespondent(ctx, tx, n.InboxID, d, now); err != nil {
+				return Stored{}, err
+			}
+		}
+	}
+	if err := addUsage(ctx, tx, n.OrgID, n.Size, n.Direction == Inbound, now); err != nil {
+		return Stored{}, err
+	}
+
+	m, err := getMessage(ctx, tx, n.OrgID, msgID)
+	if err != nil {
+		return Stored{}, err
+	}
+	if n.Direction == Inbound {
+		typ := events.MessageReceived
+		if n.Quarantined {
+			typ = events.MessageQuarantined
+		}
+		if _, err := events.Append(ctx, tx, n.OrgID, n.InboxID, typ, messageEventData(m.MessageSummary)); err != nil {
+			return Stored{}, err
+		}
+	}
+	return Stored{Message: m.MessageSummary}, nil
+}
+
+// messageEventData is the payload of message events: ids and a short summary,
+// never the body (the reference's webhook data for message.received).
+func messageEventData(m MessageSummary) map[string]any {
+	status := "delivered"
+	if m.Quarantined {
+		status = "quarantined"
+	}
+	return map[string]any{
+		"message_id": m.ID, "thread_id": m.ThreadID, "inbox_id": m.InboxID, "direction": m.Direction, "status": status,
+		"subject": m.Subject, "from": m.From, "snippet": m.Snippet, "verdict": m.Screening.Verdict, "reasons": m.Screening.Reasons,
+	}
+}
+
+type threadRow struct {
+	ID, Folder     string
+	Correspondents []string
+}
+
+// findThread picks the thread a new message joins, or nil for a new one.
+// Held (quarantined) mail never joins a thread, so a blocked reply cannot
+// drag a conversation into quarantine, and nothing joins a quarantined thread.
+func findThread(ctx context.Context, tx *store.Tx, n NewMessage, corr []string, now time.Time) (*threadRow, error) {
+	if n.Quarantined {
+		return nil, nil
+	}
+	p := n.Parsed
+	// 1. By the ids the message refers to: In-Reply-To first, then
+	// References from the newest (last) back.
+	refs := make([]string, 0, len(p.References)+1)
+	if p.InReplyTo != "" {
+		refs = append(refs, p.InReplyTo)
+	}
+	for i := len(p.References) - 1; i >= 0; i-- {
+		if r := p.References[i]; r != "" && r != p.InReplyTo {
+			refs = append(refs, r)
+		}
+	}
+	if len(refs) > 20 {
+		refs = refs[:20]
+	}
+	for _, ref := range refs {
+		var th threadRow
+		var corrs string
+		err := tx.QueryRowContext(ctx, `SELECT t.id, t.folder, t.correspondents FROM messages m JOIN threads t ON t.id = m.thread_id
+			WHERE m.inbox_id = $1 AND m.header_message_id = $2 AND t.folder <> 'quarantine' ORDER BY m.id DESC LIMIT 1`, n.InboxID, ref).
+			Scan(&th.ID, &th.Folder, &corrs)
+		if err == nil {
+			th.Correspondents = splitFields(corrs)
+			return &th, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return nil, fmt.Errorf("thread by reference: %w", err)
+		}
+	}
+	// 2. By normalized subject with a shared correspondent, within the window.
+	ns := NormalizeSubject(p.Subject)
+	if ns == "" {
+		return nil, nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, folder, correspondents FROM threads
+		WHERE inbox_id = $1 AND normalized_subject = $2 AND folder <> 'quarantine' AND last_message_at >= $3
+		ORDER BY last_message_at DESC LIMIT 10`, n.InboxID, ns, store.Micros(now.Add(-ThreadWindow)))
+	if err != nil {
+		return nil, fmt.Errorf("thread by subject: %w", err)
+	}
+	defer rows.Close()
+	// Inbound mail joins when its sender is already in the conversation;
+	// outbound mail when one of its recipients is.
+	var others []string
+	if n.Direction == Inbound {
+		others = []string{strings.ToLower(p.From.Address)}
+	} else {
+		others = corr
+	}
+	for rows.Next() {
+		var th threadRow
+		var corrs string
+		if err := rows.Scan(&th.ID, &th.Folder, &corrs); err != nil {
+			return nil, err
+		}
+		th.Correspondents = splitFields(corrs)
+		for _, o := range others {
+			if o != "" && slices.Contains(th.Correspondents, o) {
+				return &th, rows.Err()
+			}
+		}
+	}
+	return nil, rows.Err()
+}
+
+// subjectPrefix matches reply and forward markers in many languages: Re,
+// Fwd, Fw, AW (German), WG (German forward), SV / VS (Nordic), TR (French
+// forward), RIF (Italian), Antw (Dutch), Odp (Polish), RES / ENC
+// (Portuguese), Ynt (Turkish), with optional counters ("Re[2]:", "Re(3):")
+// and full-width colons.
+var subjectPrefix = regexp.MustCompile(`(?i)^\s*(re|fwd?|aw|wg|sv|vs|tr|rif|antw|odp|res|enc|ynt|r)\s*(\[\d+\]|\(\d+\))?\s*[:：]\s*`)
+
+var listTag = regexp.MustCompile(`^\s*\[[^\]]{1,40}\]\s*`)
+
+// NormalizeSubject strips reply and forward prefixes (repeatedly, also
+// after a mailing-list tag) and folds case and white space, so "Re: AW:
+// Fwd: Invoice  42" and "invoice 42" match.
+func NormalizeSubject(s string) string {
+	for i := 0; i < 20; i++ {
+		loc := subjectPrefix.FindStringIndex(s)
+		if loc == nil {
+			if t := listTag.FindStringIndex(s); t != nil && subjectPrefix.MatchString(s[t[1]:]) {
+				s = s[t[1]:]
+				continue
+			}
+			break
+		}
+		s = s[loc[1]:]
+	}
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// correspondentsOf lists every address of a message except the inbox's own,
+// lower-cased, sorted and unique.
+func correspondentsOf(p *content.Parsed, own string) []string {
+	own = strings.ToLower(own)
+	var out []string
+	add := func(a content.Address) {
+		addr := strings.ToLower(strings.TrimSpace(a.Address))
+		if addr != "" && addr != own && !strings.ContainsAny(addr, " \t") && !slices.Contains(out, addr) {
+			out = append(out, addr)
+		}
+	}
+	add(p.From)
+	for _, l := range [][]content.Address{p.To, p.Cc, p.ReplyTo} {
+		for _, a := range l {
+			add(a)
+		}
+	}
+	slices.Sort(out)
+	if len(out) > 50 {
+		out = out[:50]
+	}
+	return out
+}
+
+func mergeCorrespondents(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	slices.Sort(out)
+	if len(out) > 100 {
+		out = out[:100]
+	}
+	return out
+}
+
+// correspondentDomains are the domains a message shows the inbox exchanging
+// mail with: the sender of inbound mail, the recipients of outbound mail.
+func correspondentDomains(direction string, p *content.Parsed) []string {
+	var addrs []content.Address
+	if direction == Inbound {
+		addrs = []content.Address{p.From}
+	} else {
+		addrs = append(append(addrs, p.To...), p.Cc...)
+	}
+	var out []string
+	for _, a := range addrs {
+		if _, d, ok := strings.Cut(strings.ToLower(a.Address), "@"); ok && d != "" && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// RecordCorrespondent notes that the inbox exchanged mail with domain
+// (screening's known correspondents). The sending side calls it too.
+func RecordCorrespondent(ctx context.Context, tx *store.Tx, inboxID, domain string, at time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO correspondents (inbox_id, domain, last_at) VALUES ($1, $2, $3)
+		ON CONFLICT (inbox_id, domain) DO UPDATE SET last_at = excluded.last_at`, inboxID, domain, store.Micros(at))
+	if err != nil {
+		return fmt.Errorf("record correspondent: %w", err)
+	}
+	return nil
+}
+
+// KnownCorrespondents lists the domains an inbox exchanged mail with, most
+// recent first (at most 500).
+func KnownCorrespondents(ctx context.Context, q store.Querier, inboxID string) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT domain FROM correspondents WHERE inbox_id = $1 ORDER BY last_at DESC LIMIT 500`, inboxID)
+	if err != nil {
+		return nil, fmt.Errorf("known correspondents: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+func splitFields(s string) []string { return strings.Fields(s) }
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func nonNilAddr(s []content.Address) []content.Address {
+	if s == nil {
+		return []content.Address{}
+	}
+	return s
+}
+
+func nonNilFindings(s []Finding) []Finding {
+	if s == nil {
+		return []Finding{}
+	}
+	return s
+}

@@ -1,0 +1,139 @@
+package mailbox
+
+import (
+	"testing"
+	"time"
+)
+
+func TestNormalizeSubject(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Invoice 42", "invoice 42"},
+		{"Re: Invoice 42", "invoice 42"},
+		{"RE: re: Fwd: Invoice  42", "invoice 42"},
+		{"AW: SV: VS: WG: TR: Invoice 42", "invoice 42"},
+		{"Re[2]: Invoice 42", "invoice 42"},
+		{"Re(3): Invoice 42", "invoice 42"},
+		{"Antw: Odp: RIF: Invoice 42", "invoice 42"},
+		{"Re：Invoice 42", "invoice 42"},
+		{"[team] Re: Invoice 42", "invoice 42"},
+		{"[team] Invoice 42", "[team] invoice 42"},
+		{"Recipe: soup", "recipe: soup"},
+		{"Reply needed", "reply needed"},
+		{"", ""},
+		{"Re:", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := NormalizeSubject(tt.in); got != tt.want {
+				t.Errorf("NormalizeSubject(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMatchRule(t *testing.T) {
+	rules := []SenderRule{
+		{ID: "1", Kind: RuleBlock, Pattern: "@example.com"},
+		{ID: "2", Kind: RuleAllow, Pattern: "boss@example.com"},
+		{ID: "3", Kind: RuleAllow, Pattern: "@news.example.com"},
+		{ID: "4", Kind: RuleBlock, Pattern: "@evil.test"},
+	}
+	tests := []struct{ from, want string }{
+		{"boss@example.com", "2"},
+		{"BOSS@Example.COM", "2"},
+		{"intern@example.com", "1"},
+		{"daily@news.example.com", "3"},
+		{"x@mail.news.example.com", "3"},
+		{"x@notexample.com", ""},
+		{"x@evil.test", "4"},
+		{"x@evil.test.org", ""},
+		{"no-at-sign", ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if r := MatchRule(rules, tt.from); r != nil {
+			got = r.ID
+		}
+		if got != tt.want {
+			t.Errorf("MatchRule(%q) = %q, want %q", tt.from, got, tt.want)
+		}
+	}
+}
+
+func TestNormalizePattern(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"@Example.com", "@example.com", true},
+		{" alice@example.com ", "alice@example.com", true},
+		{"@sub.example.co.uk", "@sub.example.co.uk", true},
+		{"@localhost", "", false},
+		{"example.com", "", false},
+		{"Alice <alice@example.com>", "", false},
+		{"@exa mple.com", "", false},
+		{"@.com", "", false},
+		{"", "", false},
+	}
+	for _, tt := range tests {
+		got, err := NormalizePattern(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("NormalizePattern(%q) = %q, %v; want %q ok=%v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+var timeZero = time.Now()
+
+func TestMailQueryMatches(t *testing.T) {
+	tests := []struct {
+		from, addr string
+		want       bool
+	}{
+		{"", "a@b.example", true},
+		{"b.example", "a@b.example", true},
+		{"@b.example", "a@mail.b.example", true},
+		{"b.example", "a@xb.example", false},
+		{"a@b.example", "A@B.example", true},
+		{"a@b.example", "c@b.example", false},
+	}
+	for _, tt := range tests {
+		q := MailQuery{From: tt.from}
+		if err := q.normalize(timeZero); err != nil {
+			t.Fatalf("%q: %v", tt.from, err)
+		}
+		if got := q.matches(tt.addr); got != tt.want {
+			t.Errorf("from %q matches %q = %v, want %v", tt.from, tt.addr, got, tt.want)
+		}
+	}
+}
+
+func FuzzNormalizeSubject(f *testing.F) {
+	for _, s := range []string{"Re: x", "[a] Fwd: RE[2]: y", "Re：", "\xff\xfeRe:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := NormalizeSubject(s)
+		if NormalizeSubject(n) != NormalizeSubject(NormalizeSubject(n)) {
+			t.Errorf("not stable: %q", s)
+		}
+		if len(n) > len(s)+3*len(s) {
+			t.Errorf("grew: %q -> %q", s, n)
+		}
+	})
+}
+
+func FuzzMatchRule(f *testing.F) {
+	f.Add("@example.com", "a@example.com")
+	f.Add("a@b.c", "A@B.C")
+	f.Fuzz(func(t *testing.T, pattern, from string) {
+		p, err := NormalizePattern(pattern)
+		if err != nil {
+			return
+		}
+		r := MatchRule([]SenderRule{{Pattern: p}}, from)
+		if r != nil && p[0] != '@' && r.Pattern != p {
+			t.Errorf("wrong rule")
+		}
+	})
+}

@@ -1,0 +1,96 @@
+package mailbox
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agentsvc/agentsvc/internal/apierr"
+	"github.com/agentsvc/agentsvc/internal/org"
+	"github.com/agentsvc/agentsvc/internal/store"
+)
+
+// Usage is an organization's mailbox usage against its plan.
+type Usage struct {
+	StoredBytes        int64 `json:"stored_bytes"`
+	MaxMailboxBytes    int64 `json:"max_mailbox_bytes"`
+	InboundThisMonth   int64 `json:"inbound_this_month"`
+	MaxInboundPerMonth int64 `json:"max_inbound_per_month"`
+}
+
+func month(t time.Time) string { return t.UTC().Format("2006-01") }
+
+// addUsage adds a stored message's bytes (negative when deleting) and, for
+// inbound mail, one to this month's inbound count.
+func addUsage(ctx context.Context, tx *store.Tx, orgID string, bytes int64, inbound bool, at time.Time) error {
+	n := int64(0)
+	if inbound {
+		n = 1
+	}
+	m := month(at)
+	_, err := tx.ExecContext(ctx, `INSERT INTO mail_usage (org_id, stored_bytes, month, month_inbound) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (org_id) DO UPDATE SET
+			stored_bytes = CASE WHEN mail_usage.stored_bytes + $2 < 0 THEN 0 ELSE mail_usage.stored_bytes + $2 END,
+			month_inbound = CASE WHEN mail_usage.month = $3 THEN mail_usage.month_inbound + $4 ELSE $4 END,
+			month = $3`, orgID, max(bytes, 0), m, n)
+	if err != nil {
+		return fmt.Errorf("mail usage: %w", err)
+	}
+	if bytes < 0 {
+		// The insert branch cannot go negative; the update branch above
+		// subtracts through the same expression.
+		_, err = tx.ExecContext(ctx, `UPDATE mail_usage SET stored_bytes = CASE WHEN stored_bytes + $2 < 0 THEN 0 ELSE stored_bytes + $2 END WHERE org_id = $1`, orgID, bytes)
+		if err != nil {
+			return fmt.Errorf("mail usage: %w", err)
+		}
+	}
+	return nil
+}
+
+// GetUsage reads an organization's usage and its plan's limits.
+func GetUsage(ctx context.Context, q store.Querier, orgID string, now time.Time) (Usage, error) {
+	o, err := org.GetOrganization(ctx, q, orgID)
+	if err != nil {
+		return Usage{}, err
+	}
+	plan := org.Plans[o.Plan]
+	u := Usage{MaxMailboxBytes: plan.MaxMailboxBytes, MaxInboundPerMonth: plan.MaxInboundPerMonth}
+	var m string
+	err = q.QueryRowContext(ctx, `SELECT stored_bytes, month, month_inbound FROM mail_usage WHERE org_id = $1`, orgID).Scan(&u.StoredBytes, &m, &u.InboundThisMonth)
+	if errors.Is(err, sql.ErrNoRows) {
+		return u, nil
+	}
+	if err != nil {
+		return u, fmt.Errorf("mail usage: %w", err)
+	}
+	if m != month(now) {
+		u.InboundThisMonth = 0
+	}
+	return u, nil
+}
+
+// CheckInboundQuota returns a 402 quota_exceeded error when the organization
+// may not receive a message of size bytes now: the month's inbound messages
+// or the mailbox storage are used up. The SMTP adapter turns it into 452.
+func CheckInboundQuota(ctx context.Context, q store.Querier, orgID string, size int64, now time.Time) error {
+	u, err := GetUsage(ctx, q, orgID, now)
+	if err != nil {
+		return err
+	}
+	if u.MaxInboundPerMonth > 0 && u.InboundThisMonth >= u.MaxInboundPerMonth {
+		return apierr.QuotaExceeded("inbound_messages", "%d inbound messages this month", u.MaxInboundPerMonth).
+			WithHint("the count resets at the start of the next month (UTC), or move to the paid plan")
+	}
+	if u.MaxMailboxBytes > 0 && u.StoredBytes+size > u.MaxMailboxBytes {
+		return apierr.QuotaExceeded("mailbox_storage", "%d bytes of mail stored", u.MaxMailboxBytes).
+			WithHint("delete threads from trash or spam, or move to the paid plan")
+	}
+	return nil
+}
+
+// Usage returns the organization's mailbox usage.
+func (s *Service) Usage(ctx context.Context, orgID string) (Usage, error) {
+	return GetUsage(ctx, s.db, orgID, s.now())
+}

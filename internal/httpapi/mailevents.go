@@ -1,0 +1,130 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/agentsvc/agentsvc/internal/apierr"
+	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/email/mailbox"
+	"github.com/agentsvc/agentsvc/internal/events"
+)
+
+type inboxEventsIn struct {
+	ID     string `path:"id" doc:"Inbox id (inb_…)."`
+	Wait   int    `query:"wait" minimum:"0" maximum:"25" doc:"Seconds to wait for the first event (0-25); 0 answers at once."`
+	Cursor string `query:"cursor" maxLength:"256" doc:"next_cursor of the previous answer; omit to start from now on."`
+}
+
+type inboxEventsOut struct {
+	Body struct {
+		Data       []events.Event `json:"data" doc:"Events oldest first: message.received and thread.updated, with ids and a short snippet, never a body."`
+		NextCursor string         `json:"next_cursor" doc:"Always present: pass it to continue after these events (it is the log sequence, the webhook sequence)."`
+	}
+}
+
+type mailQueryBody struct {
+	From        string `json:"from,omitempty" maxLength:"254" doc:"Sender filter: a full address (alice@example.com) or a domain (example.com or @example.com, subdomains included). Omit for any sender."`
+	WaitSeconds int    `json:"wait_seconds,omitempty" minimum:"0" maximum:"25" doc:"How long to wait for matching mail, 0-25 seconds (default 0: look once)."`
+	Since       string `json:"since,omitempty" doc:"RFC 3339 time: consider mail received after it. Pass the time you triggered the mail (for example just before submitting a sign-up form) so mail that arrived before this call is found. Default: the time of the call."`
+}
+
+type waitIn struct {
+	ID   string `path:"id" doc:"Inbox id (inb_…)."`
+	Body mailQueryBody
+}
+
+type waitOut struct {
+	Body struct {
+		Message *mailbox.MessageSummary `json:"message" doc:"The first matching inbound message (oldest first after since); null on timeout."`
+	}
+}
+
+type extractOut struct{ Body mailbox.CodeResult }
+
+func (b mailQueryBody) query() (mailbox.MailQuery, error) {
+	since, err := parseSince("since", b.Since)
+	if err != nil {
+		return mailbox.MailQuery{}, err
+	}
+	return mailbox.MailQuery{From: b.From, Since: since, Wait: time.Duration(b.WaitSeconds) * time.Second}, nil
+}
+
+func (s *Server) registerMailEvents() {
+	tags := []string{"Events"}
+	mb := func() *mailbox.Service { return s.deps.Mailbox }
+
+	register(s, huma.Operation{OperationID: "inboxEvents", Method: http.MethodGet, Path: "/api/v1/inboxes/{id}/events", Tags: tags,
+		Summary: "Inbox events (long-poll)",
+		Description: "Events of the inbox after `cursor`: `message.received` (new inbound mail, delivered or flagged; also when a team member " +
+			"releases held mail) and `thread.updated` (folder, labels or read state changed). Without `cursor` it starts from now on. " +
+			"With `wait` it answers as soon as an event arrives (on any server node) or after `wait` seconds with an empty `data`. " +
+			"Mail held in quarantine produces no event for agents."},
+		agentWith(auth.EmailRead), func(ctx context.Context, in *inboxEventsIn) (*inboxEventsOut, error) {
+			if err := validInbox(in.ID); err != nil {
+				return nil, err
+			}
+			var cursor *int64
+			if in.Cursor != "" {
+				key, err := DecodeCursor(in.Cursor)
+				n, perr := strconv.ParseInt(key, 10, 64)
+				if err != nil || perr != nil || n < 0 {
+					return nil, apierr.Invalid("cursor", "is not a cursor this feed returned").WithHint("pass next_cursor from the previous answer unchanged")
+				}
+				cursor = &n
+			}
+			res, err := mb().Events(ctx, auth.FromContext(ctx), in.ID, cursor, time.Duration(in.Wait)*time.Second)
+			if err != nil {
+				return nil, err
+			}
+			out := &inboxEventsOut{}
+			out.Body.Data = res.Events
+			out.Body.NextCursor = EncodeCursor(strconv.FormatInt(res.Next, 10))
+			return out, nil
+		})
+
+	register(s, huma.Operation{OperationID: "waitForMail", Method: http.MethodPost, Path: "/api/v1/inboxes/{id}/wait", Tags: tags,
+		Summary: "Wait for mail",
+		Description: "Returns the first inbound message received after `since` (default: now) whose From matches `from`, waiting up to " +
+			"`wait_seconds` (0-25) for it; `message` is null on timeout. Quarantined mail does not match until it is released."},
+		agentWith(auth.EmailRead), func(ctx context.Context, in *waitIn) (*waitOut, error) {
+			if err := validInbox(in.ID); err != nil {
+				return nil, err
+			}
+			q, err := in.Body.query()
+			if err != nil {
+				return nil, err
+			}
+			m, err := mb().Wait(ctx, auth.FromContext(ctx), in.ID, q)
+			if err != nil {
+				return nil, err
+			}
+			out := &waitOut{}
+			out.Body.Message = m
+			return out, nil
+		})
+
+	register(s, huma.Operation{OperationID: "extractCode", Method: http.MethodPost, Path: "/api/v1/inboxes/{id}/extract/code", Tags: tags,
+		Summary: "Get a one-time code or confirmation link from mail",
+		Description: "Like wait, for the first matching message that contains a one-time code or a confirmation link: returns `code` and `link` " +
+			"exactly as written in the mail (never generated), the message and its `screening` (check it before following a link). " +
+			"All null when nothing matched in time. Quarantined mail never gives a code."},
+		agentWith(auth.EmailRead), func(ctx context.Context, in *waitIn) (*extractOut, error) {
+			if err := validInbox(in.ID); err != nil {
+				return nil, err
+			}
+			q, err := in.Body.query()
+			if err != nil {
+				return nil, err
+			}
+			r, err := mb().ExtractCode(ctx, auth.FromContext(ctx), in.ID, q)
+			if err != nil {
+				return nil, err
+			}
+			return &extractOut{Body: r}, nil
+		})
+}
