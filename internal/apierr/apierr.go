@@ -26,6 +26,7 @@ const (
 	CodeQuotaExceeded         = "quota_exceeded"
 	CodePayloadTooLarge       = "payload_too_large"
 	CodeUnsupportedMediaType  = "unsupported_media_type"
+	CodeUnreadableContent     = "unreadable_content"
 	CodeRateLimited           = "rate_limited"
 	CodeInternal              = "internal_error"
 	CodeUnavailable           = "service_unavailable"
@@ -50,7 +51,8 @@ var Codes = []struct {
 	{CodeIdempotencyConflict, 409, "an idempotency key was reused with a different request"},
 	{CodeIdempotencyInProgress, 409, "a request with the same idempotency key is still running"},
 	{CodePayloadTooLarge, 413, "the request body exceeds the limit"},
-	{CodeUnsupportedMediaType, 415, "the body is not application/json"},
+	{CodeUnsupportedMediaType, 415, "the body is not application/json, or a file is of a type the operation cannot read"},
+	{CodeUnreadableContent, 422, "a stored file (an attachment) could not be read or took too long to read"},
 	{CodeRateLimited, 429, "too many requests; wait for Retry-After seconds"},
 	{CodeInternal, 500, "the service failed; the request id in the logs identifies it"},
 	{CodeUnavailable, 503, "a dependency of this operation is not available on this installation; the hint says what to do"},

@@ -277,7 +277,7 @@ func (s *Service) AttachmentText(ctx context.Context, p *auth.Principal, id stri
 		return "", &apierr.Error{Status: 413, Code: apierr.CodePayloadTooLarge, Message: "the attachment is too large for text extraction",
 			Hint: "download the bytes instead"}
 	default:
-		return "", &apierr.Error{Status: 422, Code: apierr.CodeInvalidRequest, Message: "the attachment could not be read as " + d.ContentType, Err: err,
+		return "", &apierr.Error{Status: 422, Code: apierr.CodeUnreadableContent, Message: "the attachment could not be read as " + d.ContentType, Err: err,
 			Hint: "the file is malformed or took too long to read; download the bytes instead"}
 	}
 }
