@@ -4,7 +4,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 DATA    ?= data
 
-.PHONY: build dev test test-postgres bench-api fuzz vet
+.PHONY: build dev test test-postgres bench-api bench-vault bench-smtp fuzz vet
 
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o bin/agentsvc ./cmd/agentsvc
@@ -32,3 +32,11 @@ bench-api:
 fuzz:
 	$(GO) test ./internal/httpapi -run '^$$' -fuzz FuzzCursor -fuzztime 30s
 	$(GO) test ./internal/httpapi -run '^$$' -fuzz FuzzRequestBody -fuzztime 30s
+
+bench-vault:
+	$(GO) run ./cmd/agentsvc-bench vault
+
+bench-smtp:
+	$(GO) run ./cmd/agentsvc-bench smtp
+	$(GO) run ./cmd/agentsvc-bench arrival
+	$(GO) run ./cmd/agentsvc-bench longpoll

@@ -1,7 +1,11 @@
 // Command agentsvc-bench prints the speed figures the issues ask for, each
 // beside a baseline measured in the same run on the same machine.
 //
-//	agentsvc-bench api [-d 10s] [-c 64]   GET /api/v1/me vs a bare net/http JSON handler
+//	agentsvc-bench api   [-d 10s] [-c 64]   GET /api/v1/me vs a bare net/http JSON handler
+//	agentsvc-bench vault [-d 10s] [-c 64]   vault reads and TOTP codes vs GET /api/v1/me
+//	agentsvc-bench smtp  [-d 10s]           SMTP ingest through the full pipeline vs an accept-and-discard sink
+//	agentsvc-bench arrival [-rate 100] [-d 10s]  250 reply to the event reaching a waiting long-poll
+//	agentsvc-bench longpoll [-n 10000]      waiting long-polls woken by one message
 package main
 
 import (
@@ -16,18 +20,37 @@ import (
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/app"
+	inboundbench "github.com/agentsvc/agentsvc/internal/email/inbound/bench"
 	"github.com/agentsvc/agentsvc/internal/loadgen"
+	"github.com/agentsvc/agentsvc/internal/vault/vaultbench"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: agentsvc-bench api [-d 10s] [-c 64]")
+		fmt.Fprintln(os.Stderr, "usage: agentsvc-bench api|vault|smtp|arrival|longpoll [flags]")
 		os.Exit(2)
 	}
 	var err error
+	fs := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
+	d := fs.Duration("d", 10*time.Second, "duration of each measurement")
+	c := fs.Int("c", 64, "concurrent connections")
+	rate := fs.Int("rate", 100, "messages per second (arrival)")
+	n := fs.Int("n", 10000, "long-polls (longpoll)")
 	switch os.Args[1] {
 	case "api":
 		err = benchAPI(os.Args[2:])
+	case "vault":
+		_ = fs.Parse(os.Args[2:])
+		err = vaultbench.Run(os.Stdout, *d, *c)
+	case "smtp":
+		_ = fs.Parse(os.Args[2:])
+		err = inboundbench.RunIngest(os.Stdout, *d)
+	case "arrival":
+		_ = fs.Parse(os.Args[2:])
+		err = inboundbench.RunArrivalToEvent(os.Stdout, *rate, *d)
+	case "longpoll":
+		_ = fs.Parse(os.Args[2:])
+		err = inboundbench.RunLongPolls(os.Stdout, *n)
 	default:
 		err = fmt.Errorf("unknown benchmark %q", os.Args[1])
 	}
