@@ -5,6 +5,7 @@ package email
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -184,4 +185,48 @@ func (s *Service) BeforeAgentDelete(orgID, agentID string) func(ctx context.Cont
 		}
 		return nil
 	}
+}
+
+// AgentWithInboxes reads an agent and up to 100 of its inboxes in one query:
+// GET /api/v1/me runs on every agent start-up and health check, so it is
+// kept to a single round trip.
+func (s *Service) AgentWithInboxes(ctx context.Context, orgID, agentID string) (org.Agent, []Inbox, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT a.id, a.name, a.metadata, a.created_at, a.updated_at,
+			COALESCE(i.id, ''), COALESCE(i.address, ''), COALESCE(i.display_name, ''), COALESCE(i.created_at, 0)
+		FROM agents a LEFT JOIN inboxes i ON i.agent_id = a.id
+		WHERE a.org_id = $1 AND a.id = $2 ORDER BY i.id DESC LIMIT 100`, orgID, agentID)
+	if err != nil {
+		return org.Agent{}, nil, fmt.Errorf("read agent: %w", err)
+	}
+	defer rows.Close()
+	var (
+		a       org.Agent
+		inboxes = []Inbox{}
+		found   bool
+	)
+	for rows.Next() {
+		var (
+			meta                    string
+			created, updated, inbAt int64
+			inbID, address, display string
+		)
+		if err := rows.Scan(&a.ID, &a.Name, &meta, &created, &updated, &inbID, &address, &display, &inbAt); err != nil {
+			return org.Agent{}, nil, err
+		}
+		if !found {
+			found = true
+			_ = json.Unmarshal([]byte(meta), &a.Metadata)
+			a.CreatedAt, a.UpdatedAt = store.Time(created), store.Time(updated)
+		}
+		if inbID != "" {
+			inboxes = append(inboxes, Inbox{ID: inbID, Address: address, DisplayName: display, AgentID: a.ID, CreatedAt: store.Time(inbAt)})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return org.Agent{}, nil, err
+	}
+	if !found {
+		return org.Agent{}, nil, apierr.NotFound("agent")
+	}
+	return a, inboxes, nil
 }

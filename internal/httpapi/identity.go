@@ -53,11 +53,7 @@ func (s *Server) registerIdentity() {
 		Description: "Returns the agent behind the token, its inboxes and the token's capabilities.",
 	}, anyAgent(), func(ctx context.Context, _ *struct{}) (*meOut, error) {
 		p := auth.FromContext(ctx)
-		a, err := org.GetAgent(ctx, s.deps.DB, p.OrgID, p.AgentID)
-		if err != nil {
-			return nil, err
-		}
-		inboxes, err := s.deps.Inboxes.ListForAgent(ctx, p.OrgID, p.AgentID, 100, "")
+		a, inboxes, err := s.deps.Inboxes.AgentWithInboxes(ctx, p.OrgID, p.AgentID)
 		if err != nil {
 			return nil, err
 		}
