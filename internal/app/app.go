@@ -20,6 +20,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/email"
 	"github.com/agentsvc/agentsvc/internal/httpapi"
+	"github.com/agentsvc/agentsvc/internal/machines"
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/store"
 )
@@ -34,6 +35,8 @@ type App struct {
 	Orgs    *org.Service
 	Inboxes *email.Service
 	API     *httpapi.Server
+
+	Machines *machines.Service
 
 	httpLn, adminLn net.Listener
 	httpSrv         *http.Server
@@ -86,10 +89,14 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 	a.Authn = auth.NewAuthenticator(db, log)
 	a.Orgs = org.NewService(db, a.Authn, log)
 	a.Inboxes = email.NewService(db, log)
+	if err := a.setupMachines(ctx); err != nil {
+		a.close()
+		return nil, err
+	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Logger: log, Metrics: reg, Version: version},
+	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Logger: log, Metrics: reg, Version: version, Machines: a.Machines},
 		httpapi.Options{RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, MaxBodyBytes: cfg.MaxBodyBytes})
 
 	if a.httpLn, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
@@ -106,6 +113,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 	}
 	a.httpSrv = &http.Server{Handler: a.API.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	a.httpSrv.Handler = a.machineProxy(a.httpSrv.Handler)
 
 	if cfg.AdminAddr != "" {
 		if a.adminLn, err = net.Listen("tcp", cfg.AdminAddr); err != nil {
@@ -153,6 +161,7 @@ func (a *App) Run(ctx context.Context) error {
 	var workers sync.WaitGroup
 	workers.Go(func() { a.Authn.Run(workCtx) })
 	workers.Go(func() { a.sweep(workCtx) })
+	workers.Go(func() { a.Machines.RunWorker(workCtx) })
 
 	errc := make(chan error, 2)
 	go func() { errc <- serve(a.httpSrv, a.httpLn) }()

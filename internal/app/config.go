@@ -43,6 +43,14 @@ type Config struct {
 	RateBurst       int
 	MaxBodyBytes    int64
 	ShutdownTimeout time.Duration
+
+	// Machines (see machines.go).
+	MachinesDomain      string
+	MachinesImageDir    string
+	MachinesSuite       string
+	MachinesRuntimeName string
+	MachinesSubnet      string
+	Runsc               string
 }
 
 // BindFlags declares the flags of the server command.
@@ -65,6 +73,7 @@ func BindFlags(fs *pflag.FlagSet, c *Config) {
 	fs.IntVar(&c.RateBurst, "rate-burst", 100, "requests per credential allowed at once above the rate")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", 1<<20, "largest JSON request body")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 20*time.Second, "how long in-flight work may take to finish on SIGTERM")
+	bindMachineFlags(fs, c)
 }
 
 // Load fills flags that were not given on the command line from the
@@ -223,6 +232,7 @@ func (c *Config) Validate() error {
 	if c.ShutdownTimeout <= 0 {
 		bad("shutdown-timeout: must be positive")
 	}
+	errs = append(errs, c.validateMachines()...)
 	return errors.Join(errs...)
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/apierr"
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/email"
+	"github.com/agentsvc/agentsvc/internal/machines"
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/store"
 )
@@ -32,6 +33,9 @@ type Deps struct {
 	// Metrics receives the request metrics; nil means none.
 	Metrics prometheus.Registerer
 	Version string
+
+	// Machines is the machines feature.
+	Machines *machines.Service
 }
 
 // Options tune limits.
@@ -98,6 +102,7 @@ func New(deps Deps, opts Options) *Server {
 	s.registerInboxes()
 	s.registerAgents()
 	s.registerAudit()
+	s.registerMachines()
 
 	s.handler = s.chain(http.HandlerFunc(s.route))
 	return s

@@ -20,12 +20,15 @@ type Plan struct {
 	Name string
 	// MaxAgents caps agents (each with its inbox).
 	MaxAgents int
+	// MachineSecondsPerMonth is the machine-time allowance: seconds machines
+	// of the organization may spend running per calendar month (UTC).
+	MachineSecondsPerMonth int64
 }
 
 // Plans are the plans on offer.
 var Plans = map[string]Plan{
-	PlanSandbox: {Name: PlanSandbox, MaxAgents: 5},
-	PlanPaid:    {Name: PlanPaid, MaxAgents: 10000},
+	PlanSandbox: {Name: PlanSandbox, MaxAgents: 5, MachineSecondsPerMonth: 10 * 3600},
+	PlanPaid:    {Name: PlanPaid, MaxAgents: 10000, MachineSecondsPerMonth: 1000 * 3600},
 }
 
 func checkAgentQuota(ctx context.Context, tx *store.Tx, orgID string) error {
