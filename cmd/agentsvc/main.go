@@ -32,6 +32,7 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(serverCmd(), orgCmd(), migrateCmd(), versionCmd())
+	root.AddCommand(machinesCmd())
 	return root
 }
 

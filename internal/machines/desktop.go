@@ -41,8 +41,9 @@ start Xvfb Xvfb :1 -screen 0 1280x800x24 -nolisten tcp
 for i in $(seq 50); do [ -e /tmp/.X11-unix/X1 ] && break; sleep 0.1; done
 start openbox openbox
 start x11vnc x11vnc -display :1 -localhost -rfbport 5900 -forever -shared -nopw -quiet
-pgrep -f websockify >/dev/null || setsid nohup websockify --web /usr/share/novnc 6080 127.0.0.1:5900 >/tmp/desktop-websockify.log 2>&1 < /dev/null &
-for i in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/6080) 2>/dev/null && exit 0; sleep 0.1; done
+up() { (exec 3<>/dev/tcp/127.0.0.1/6080) 2>/dev/null; }
+up || setsid nohup websockify --web /usr/share/novnc 6080 127.0.0.1:5900 >/tmp/desktop-websockify.log 2>&1 < /dev/null &
+for i in $(seq 100); do up && exit 0; sleep 0.1; done
 echo "noVNC did not start" >&2; tail -n 5 /tmp/desktop-*.log >&2; exit 1`
 
 // Desktop is a link to a machine's screen.
