@@ -24,15 +24,19 @@ type listMachinesIn struct{ PageParams }
 type listMachinesOut struct{ Body *Page[machines.Machine] }
 
 type createMachineIn struct {
-	Body struct {
-		Name                string   `json:"name,omitempty" maxLength:"100" doc:"A name for people; default machine-<end of id>."`
-		Size                string   `json:"size,omitempty" doc:"small (default: 1 CPU, 1 GiB), medium (2 CPUs, 4 GiB) or large (4 CPUs, 8 GiB)."`
-		Image               string   `json:"image,omitempty" doc:"base (default: bash, coreutils, curl, git, python3) or desktop (adds Xvfb, openbox, x11vnc and noVNC)."`
-		TTLSeconds          int64    `json:"ttl_seconds,omitempty" doc:"Each running period is stopped automatically after this many seconds (1 to 604800; default 3600)."`
-		InjectCredentialIDs []string `json:"inject_credential_ids,omitempty" maxItems:"20" doc:"Vault credentials whose values are written to /run/agentsvc/credentials/<name> (mode 0600) inside the machine; never returned; audited."`
-		ForkFrom            string   `json:"fork_from,omitempty" doc:"Make the machine a fork of another machine of this agent (mch_…): from its last snapshot when it is stopped, from a fresh checkpoint when it runs (the source pauses for a moment and continues)."`
-		IdempotencyKey      string   `json:"idempotency_key,omitempty" maxLength:"255" doc:"Retry with the same key and identical body to get the original result instead of a second machine."`
-	}
+	// A pointer: every field is optional, so POST without a body creates a
+	// default machine.
+	Body *createMachineBody
+}
+
+type createMachineBody struct {
+	Name                string   `json:"name,omitempty" maxLength:"100" doc:"A name for people; default machine-<end of id>."`
+	Size                string   `json:"size,omitempty" doc:"small (default: 1 CPU, 1 GiB), medium (2 CPUs, 4 GiB) or large (4 CPUs, 8 GiB)."`
+	Image               string   `json:"image,omitempty" doc:"base (default: bash, coreutils, curl, git, python3) or desktop (adds Xvfb, openbox, x11vnc and noVNC)."`
+	TTLSeconds          int64    `json:"ttl_seconds,omitempty" doc:"Each running period is stopped automatically after this many seconds (1 to 604800; default 3600)."`
+	InjectCredentialIDs []string `json:"inject_credential_ids,omitempty" maxItems:"20" doc:"Vault credentials whose values are written to /run/agentsvc/credentials/<name> (mode 0600) inside the machine; never returned; audited."`
+	ForkFrom            string   `json:"fork_from,omitempty" doc:"Make the machine a fork of another machine of this agent (mch_…): from its last snapshot when it is stopped, from a fresh checkpoint when it runs (the source pauses for a moment and continues)."`
+	IdempotencyKey      string   `json:"idempotency_key,omitempty" maxLength:"255" doc:"Retry with the same key and identical body to get the original result instead of a second machine."`
 }
 
 type deleteMachineIn struct {
@@ -112,6 +116,9 @@ func (s *Server) registerMachines() {
 			"402 `quota_exceeded` (machine_time) when the organization's monthly machine time is used up. " +
 			"`inject_credential_ids` needs the vault (503 otherwise). Accepts `idempotency_key`. " + machinesDoc},
 		agentWith(auth.ComputeRun), func(ctx context.Context, in *createMachineIn) (*machineOut, error) {
+			if in.Body == nil {
+				in.Body = &createMachineBody{}
+			}
 			m, err := svc.Create(ctx, auth.FromContext(ctx), machines.NewMachine{Name: in.Body.Name, Size: in.Body.Size, Image: in.Body.Image,
 				TTLSeconds: in.Body.TTLSeconds, InjectCredentialIDs: in.Body.InjectCredentialIDs, ForkFrom: in.Body.ForkFrom})
 			if err != nil {

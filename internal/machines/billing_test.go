@@ -105,7 +105,7 @@ func TestBillingAutoStopQuota(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := env.Do("POST", "/api/v1/machines", a.token, map[string]any{})
+			r := env.Do("POST", "/api/v1/machines", a.token, nil) // no body: all defaults
 			if r.Status != 402 || r.ErrorCode() != "quota_exceeded" || !strings.Contains(string(r.Body), "machine_time") {
 				t.Errorf("create over the allowance: %d %s", r.Status, r.Body)
 			}

@@ -175,6 +175,26 @@ func TestMachineLifecycle(t *testing.T) {
 		a := client{t, env, env.NewAgent("mach-a", auth.ComputeRead, auth.ComputeRun, auth.ComputeAdmin).Token}
 		b := client{t, env, env.NewAgent("mach-b", auth.ComputeRead, auth.ComputeRun, auth.ComputeAdmin).Token}
 
+		// Bad create input: clear errors, nothing created.
+		for _, tc := range []struct {
+			body   map[string]any
+			status int
+			code   string
+		}{
+			{map[string]any{"size": "huge"}, 400, "invalid_request"},
+			{map[string]any{"ttl_seconds": -5}, 400, "invalid_request"},
+			{map[string]any{"ttl_seconds": 1 << 40}, 400, "invalid_request"},
+			{map[string]any{"image": "windows"}, 400, "invalid_request"},
+			{map[string]any{"name": strings.Repeat("n", 101)}, 400, "invalid_request"},
+			{map[string]any{"fork_from": "mch_bogus"}, 404, "not_found"},
+			{map[string]any{"fork_from": "mch_00000000000000000000000000"}, 404, "not_found"},
+			{map[string]any{"inject_credential_ids": []string{"cred_x"}}, 503, "service_unavailable"},
+		} {
+			if r := env.Do("POST", "/api/v1/machines", a.token, tc.body); r.Status != tc.status || r.ErrorCode() != tc.code {
+				t.Errorf("create %v: %d %s, want %d %s", tc.body, r.Status, r.Body, tc.status, tc.code)
+			}
+		}
+
 		// Create, idempotently.
 		body := map[string]any{"name": "dev box", "ttl_seconds": 600, "idempotency_key": "create-1"}
 		r := env.Must(201, env.Do("POST", "/api/v1/machines", a.token, body))
