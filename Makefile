@@ -5,6 +5,7 @@ LDFLAGS := -X main.version=$(VERSION)
 DATA    ?= data
 
 .PHONY: build dev test test-postgres bench-api bench-vault bench-smtp fuzz vet
+.PHONY: machines-setup bench-machines
 
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o bin/agentsvc ./cmd/agentsvc
@@ -12,7 +13,15 @@ build:
 # Runs the service in dev mode: SQLite and files under $(DATA), loopback
 # listeners, a seeded organization in $(DATA)/dev-credentials.json.
 dev: build
+	-scripts/ensure-runsc.sh && scripts/ensure-image.sh $(DATA) # machines answer 503 if this fails
 	./bin/agentsvc server --dev --data-dir $(DATA)
+
+# Installs the pinned gVisor runsc and builds the machine base image into
+# $(DATA)/images (root; about 2.5 + 2 minutes on a fresh machine, instant
+# when done). Add the desktop image with: scripts/ensure-image.sh $(DATA) --desktop
+machines-setup:
+	scripts/ensure-runsc.sh
+	scripts/ensure-image.sh $(DATA)
 
 # Runs every test. Set AGENTSVC_TEST_POSTGRES=postgres://… to run the store
 # and API suites on PostgreSQL as well (.ci/run does).
@@ -40,3 +49,6 @@ bench-smtp:
 	$(GO) run ./cmd/agentsvc-bench smtp
 	$(GO) run ./cmd/agentsvc-bench arrival
 	$(GO) run ./cmd/agentsvc-bench longpoll
+
+bench-machines:
+	$(GO) run ./cmd/agentsvc-bench machines

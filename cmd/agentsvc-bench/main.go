@@ -6,6 +6,7 @@
 //	agentsvc-bench smtp  [-d 10s]           SMTP ingest through the full pipeline vs an accept-and-discard sink
 //	agentsvc-bench arrival [-rate 100] [-d 10s]  250 reply to the event reaching a waiting long-poll
 //	agentsvc-bench longpoll [-n 10000]      waiting long-polls woken by one message
+//	agentsvc-bench machines [-n 20]         machine lifecycle beside bare runsc (root, runsc and the image)
 package main
 
 import (
@@ -22,12 +23,13 @@ import (
 	"github.com/agentsvc/agentsvc/internal/app"
 	inboundbench "github.com/agentsvc/agentsvc/internal/email/inbound/bench"
 	"github.com/agentsvc/agentsvc/internal/loadgen"
+	"github.com/agentsvc/agentsvc/internal/machines/machinesbench"
 	"github.com/agentsvc/agentsvc/internal/vault/vaultbench"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: agentsvc-bench api|vault|smtp|arrival|longpoll [flags]")
+		fmt.Fprintln(os.Stderr, "usage: agentsvc-bench api|vault|smtp|arrival|longpoll|machines [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -51,6 +53,11 @@ func main() {
 	case "longpoll":
 		_ = fs.Parse(os.Args[2:])
 		err = inboundbench.RunLongPolls(os.Stdout, *n)
+	case "machines":
+		fs.Lookup("n").DefValue = "20"
+		_ = fs.Set("n", "20")
+		_ = fs.Parse(os.Args[2:])
+		err = machinesbench.Run(os.Stdout, *n)
 	default:
 		err = fmt.Errorf("unknown benchmark %q", os.Args[1])
 	}

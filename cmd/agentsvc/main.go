@@ -34,6 +34,7 @@ func newRoot() *cobra.Command {
 	root.AddCommand(serverCmd(), orgCmd(), migrateCmd(), versionCmd())
 	root.AddCommand(vaultCmd())
 	root.AddCommand(screenCmd())
+	root.AddCommand(machinesCmd())
 	return root
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/email/inbound"
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 	"github.com/agentsvc/agentsvc/internal/httpapi"
+	"github.com/agentsvc/agentsvc/internal/machines"
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/seal"
 	"github.com/agentsvc/agentsvc/internal/store"
@@ -45,6 +46,8 @@ type App struct {
 	Mailbox *mailbox.Service
 	Inbound *inbound.Pipeline
 	mail    mailParts
+
+	Machines *machines.Service
 
 	httpLn, adminLn net.Listener
 	httpSrv         *http.Server
@@ -111,12 +114,17 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 		a.close()
 		return nil, err
 	}
+	if err := a.setupMachines(ctx); err != nil {
+		a.close()
+		return nil, err
+	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Logger: log, Metrics: reg, Version: version,
-		Vault:   a.Vault,
-		Mailbox: a.Mailbox},
+		Vault:    a.Vault,
+		Mailbox:  a.Mailbox,
+		Machines: a.Machines},
 		httpapi.Options{RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, MaxBodyBytes: cfg.MaxBodyBytes})
 
 	if a.httpLn, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
@@ -133,6 +141,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 	}
 	a.httpSrv = &http.Server{Handler: a.API.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	a.httpSrv.Handler = a.machineProxy(a.httpSrv.Handler)
 
 	if cfg.AdminAddr != "" {
 		if a.adminLn, err = net.Listen("tcp", cfg.AdminAddr); err != nil {
@@ -181,6 +190,7 @@ func (a *App) Run(ctx context.Context) error {
 	workers.Go(func() { a.Authn.Run(workCtx) })
 	workers.Go(func() { a.sweep(workCtx) })
 	a.runMail(workCtx, &workers)
+	workers.Go(func() { a.Machines.RunWorker(workCtx) })
 
 	errc := make(chan error, 2)
 	go func() { errc <- serve(a.httpSrv, a.httpLn) }()

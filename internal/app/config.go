@@ -55,6 +55,14 @@ type Config struct {
 	DNSServer string
 	// SMTPMaxMessageBytes is the largest inbound message (SMTP SIZE).
 	SMTPMaxMessageBytes int64
+
+	// Machines (see machines.go).
+	MachinesDomain      string
+	MachinesImageDir    string
+	MachinesSuite       string
+	MachinesRuntimeName string
+	MachinesSubnet      string
+	Runsc               string
 }
 
 // BindFlags declares the flags of the server command.
@@ -81,6 +89,7 @@ func BindFlags(fs *pflag.FlagSet, c *Config) {
 	fs.StringVar(&c.MasterKey, "master-key", "", "master keys as base64 32-byte values, comma separated, newest first (prefer the environment AGENTSVC_MASTER_KEY); overrides master-key-file")
 	fs.StringVar(&c.DNSServer, "dns-server", "", "DNS server (host:port) for SPF, DKIM and DMARC lookups; empty uses the system resolver")
 	fs.Int64Var(&c.SMTPMaxMessageBytes, "smtp-max-message-bytes", 25<<20, "largest inbound message accepted over SMTP (advertised with SIZE)")
+	bindMachineFlags(fs, c)
 }
 
 // Load fills flags that were not given on the command line from the
@@ -255,6 +264,7 @@ func (c *Config) Validate() error {
 	if c.SMTPMaxMessageBytes < 0 {
 		bad("smtp-max-message-bytes: must not be negative")
 	}
+	errs = append(errs, c.validateMachines()...)
 	return errors.Join(errs...)
 }
 

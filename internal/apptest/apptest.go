@@ -63,6 +63,7 @@ func Config(t testing.TB, d store.Dialect) app.Config {
 	if d == store.Postgres {
 		cfg.DatabaseURL = storetest.Config(t, d).URL
 	}
+	machinesForTest(t, &cfg)
 	return cfg
 }
 

@@ -1,6 +1,3 @@
-// Package machines holds the service's view of machine sandboxes: the Runtime
-// interface that runs them and its types. Implementations live in
-// subpackages (gvisor); base images in package image.
 package machines
 
 import (

@@ -26,12 +26,15 @@ type Plan struct {
 	// MaxMailboxBytes caps the raw size of all stored mail; over it SMTP
 	// answers 452 and the API 402 where it would store more.
 	MaxMailboxBytes int64
+	// MachineSecondsPerMonth is the machine-time allowance: seconds machines
+	// of the organization may spend running per calendar month (UTC).
+	MachineSecondsPerMonth int64
 }
 
 // Plans are the plans on offer.
 var Plans = map[string]Plan{
-	PlanSandbox: {Name: PlanSandbox, MaxAgents: 5, MaxInboundPerMonth: 3000, MaxMailboxBytes: 1 << 30},
-	PlanPaid:    {Name: PlanPaid, MaxAgents: 10000, MaxInboundPerMonth: 10_000_000, MaxMailboxBytes: 1 << 40},
+	PlanSandbox: {Name: PlanSandbox, MaxAgents: 5, MaxInboundPerMonth: 3000, MaxMailboxBytes: 1 << 30, MachineSecondsPerMonth: 10 * 3600},
+	PlanPaid:    {Name: PlanPaid, MaxAgents: 10000, MaxInboundPerMonth: 10_000_000, MaxMailboxBytes: 1 << 40, MachineSecondsPerMonth: 1000 * 3600},
 }
 
 func checkAgentQuota(ctx context.Context, tx *store.Tx, orgID string) error {

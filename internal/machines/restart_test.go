@@ -1,0 +1,87 @@
+package machines_test
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentsvc/agentsvc/internal/apptest"
+	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/store/storetest"
+)
+
+// TestRestartReconciles stops the server while machines run (sandboxes
+// outlive it), kills two sandboxes behind its back, and starts a new server
+// on the same data dir and database: the live machine is adopted with its
+// processes and a single billing interval, the killed one with a snapshot is
+// stopped from it and resumes, the killed one without a snapshot is failed.
+func TestRestartReconciles(t *testing.T) {
+	needSandboxes(t)
+	for _, d := range storetest.Dialects() {
+		t.Run(d.String(), func(t *testing.T) {
+			cfg := apptest.Config(t, d)
+			env := apptest.StartConfig(t, cfg)
+			tok := env.NewAgent("restart", auth.ComputeRead, auth.ComputeRun, auth.ComputeAdmin).Token
+			a := client{t, env, tok}
+			startCounter := func(id string) {
+				a.sh(id, "setsid nohup bash -c 'i=0; while true; do i=$((i+1)); echo $i > /root/counter; sleep 0.1; done' >/dev/null 2>&1 < /dev/null &")
+				waitCounterAbove(t, a, id, 0)
+			}
+			live := a.create(map[string]any{"name": "live"})
+			startCounter(live.ID)
+			snap := a.create(map[string]any{"name": "with snapshot"})
+			startCounter(snap.ID)
+			a.post(snap.ID, "stop", 200)
+			a.post(snap.ID, "resume", 200)
+			lost := a.create(map[string]any{"name": "without snapshot"})
+			liveCount := counter(t, a, live.ID)
+			snapCount := counter(t, a, snap.ID)
+
+			env.Stop() // the App stops; its sandboxes do not
+			for _, m := range []machine{snap, lost} {
+				sb := strings.ReplaceAll(m.ID, "_", "-")
+				if out, err := exec.Command("runsc", "--root", filepath.Join(cfg.DataDir, "runsc"), "delete", "--force", sb).CombinedOutput(); err != nil {
+					t.Fatalf("killing %s: %v %s", sb, err, out)
+				}
+			}
+			time.Sleep(500 * time.Millisecond)
+
+			env = apptest.StartConfig(t, cfg)
+			a = client{t, env, tok}
+			if m := a.get(live.ID); m.State != "running" {
+				t.Errorf("live machine after restart: %+v", m)
+			}
+			waitCounterAbove(t, a, live.ID, liveCount)
+			var intervals int
+			if err := env.App.DB.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM machine_billing WHERE machine_id = $1`, live.ID).Scan(&intervals); err != nil || intervals != 1 {
+				t.Errorf("billing intervals of the adopted machine: %d (%v), want 1", intervals, err)
+			}
+
+			m := a.get(snap.ID)
+			if m.State != "stopped" || m.StopReason != "host_restart" {
+				t.Errorf("killed machine with a snapshot: %+v", m)
+			}
+			a.post(snap.ID, "resume", 200)
+			// It continues from the snapshot taken at its stop, before the
+			// values read above.
+			if v := waitCounterAbove(t, a, snap.ID, 0); v <= 0 {
+				t.Errorf("counter after resume %d", v)
+			}
+			_ = snapCount
+
+			m = a.get(lost.ID)
+			if m.State != "failed" {
+				t.Errorf("killed machine without a snapshot: %+v", m)
+			}
+			if r := env.Do("POST", "/api/v1/machines/"+lost.ID+"/resume", tok, nil); r.Status != 409 {
+				t.Errorf("resume of a failed machine: %d %s", r.Status, r.Body)
+			}
+			for _, id := range []string{live.ID, snap.ID, lost.ID} {
+				a.del(id)
+			}
+		})
+	}
+}
