@@ -188,7 +188,7 @@ func TestMachineLifecycle(t *testing.T) {
 			{map[string]any{"name": strings.Repeat("n", 101)}, 400, "invalid_request"},
 			{map[string]any{"fork_from": "mch_bogus"}, 404, "not_found"},
 			{map[string]any{"fork_from": "mch_00000000000000000000000000"}, 404, "not_found"},
-			{map[string]any{"inject_credential_ids": []string{"crd_x"}}, 404, "not_found"},
+			{map[string]any{"inject_credential_ids": []string{"crd_x"}}, 403, "forbidden"}, // the token lacks vault:use
 		} {
 			if r := env.Do("POST", "/api/v1/machines", a.token, tc.body); r.Status != tc.status || r.ErrorCode() != tc.code {
 				t.Errorf("create %v: %d %s, want %d %s", tc.body, r.Status, r.Body, tc.status, tc.code)
