@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -65,26 +64,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "agentsvc-bench:", err)
 		os.Exit(1)
 	}
-}
-
-// startApp runs a dev-mode server on SQLite in a temporary directory with
-// rate limiting off and quiet logs.
-func startApp(ctx context.Context) (*app.App, func(), error) {
-	dir, err := os.MkdirTemp("", "agentsvc-bench-")
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg := app.Config{Dev: true, DataDir: dir, HTTPAddr: "127.0.0.1:0", AdminAddr: "", SMTPAddr: "127.0.0.1:0",
-		DevPlan: "paid", LogLevel: "error", MaxBodyBytes: 1 << 20, ShutdownTimeout: 5 * time.Second}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	a, err := app.New(ctx, cfg, log, "bench")
-	if err != nil {
-		return nil, nil, err
-	}
-	runCtx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { _ = a.Run(runCtx); close(done) }()
-	return a, func() { cancel(); <-done; os.RemoveAll(dir) }, nil
 }
 
 func post(url, token string, body any, out any) error {
@@ -140,7 +119,7 @@ func benchAPI(args []string) error {
 	go func() { _ = bare.Serve(ln) }()
 	defer bare.Close()
 
-	a, stop, err := startApp(ctx)
+	a, stop, err := app.StartLocal(ctx, nil)
 	if err != nil {
 		return err
 	}

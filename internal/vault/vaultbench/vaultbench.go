@@ -10,25 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"os"
-	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/app"
+	"github.com/agentsvc/agentsvc/internal/loadgen"
 )
-
-// Result is one endpoint's figures.
-type Result struct {
-	Name     string
-	Requests int
-	Errors   int
-	PerSec   float64
-	P50, P99 time.Duration
-}
 
 // Run starts a dev server in a temporary directory (SQLite, no rate limit),
 // creates an agent with a login carrying a TOTP secret, and drives
@@ -39,23 +26,11 @@ func Run(w io.Writer, duration time.Duration, conns int) error {
 	if conns < 1 {
 		return errors.New("conns must be at least 1")
 	}
-	dir, err := os.MkdirTemp("", "vaultbench-")
+	a, stop, err := app.StartLocal(context.Background(), nil)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	cfg := app.Config{Dev: true, DataDir: dir, HTTPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", DevPlan: "paid",
-		LogLevel: "warn", LogFormat: "text", RateLimit: 0, MaxBodyBytes: 1 << 20, ShutdownTimeout: 10 * time.Second}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	a, err := app.New(ctx, cfg, log, "bench")
-	if err != nil {
-		return err
-	}
-	done := make(chan error, 1)
-	go func() { done <- a.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	defer stop()
 
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConns: conns * 2, MaxIdleConnsPerHost: conns * 2}}
 	base := a.BaseURL()
@@ -79,66 +54,30 @@ func Run(w io.Writer, duration time.Duration, conns int) error {
 
 	fmt.Fprintf(w, "vault benchmark: %d connections, %s per endpoint, SQLite, audit write on every vault request\n", conns, duration)
 	fmt.Fprintf(w, "%-28s %10s %10s %10s %8s %8s\n", "endpoint", "req/s", "p50", "p99", "errors", "vs /me")
-	var me Result
+	var me loadgen.Result
 	for i, ep := range []struct{ name, path string }{
 		{"GET /api/v1/me", "/api/v1/me"},
 		{"GET /api/v1/vault/{id}/totp", "/api/v1/vault/" + cred.ID + "/totp"},
 		{"GET /api/v1/vault/{id}", "/api/v1/vault/" + cred.ID},
 	} {
-		r := drive(client, base+ep.path, tok.Token, duration, conns)
-		r.Name = ep.name
+		url := base + ep.path
+		r := loadgen.Run(context.Background(), ep.name, conns, duration, func() (*http.Request, error) {
+			req, err := http.NewRequest("GET", url, nil)
+			if err == nil {
+				req.Header.Set("Authorization", "Bearer "+tok.Token)
+			}
+			return req, err
+		})
 		if i == 0 {
 			me = r
 		}
 		ratio := 0.0
-		if me.PerSec > 0 {
-			ratio = r.PerSec / me.PerSec
+		if me.RPS() > 0 {
+			ratio = r.RPS() / me.RPS()
 		}
-		fmt.Fprintf(w, "%-28s %10.0f %10s %10s %8d %7.2fx\n", r.Name, r.PerSec, r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Errors, ratio)
+		fmt.Fprintf(w, "%-28s %10.0f %10s %10s %8d %7.2fx\n", r.Name, r.RPS(), r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Errors, ratio)
 	}
 	return nil
-}
-
-func drive(client *http.Client, url, token string, duration time.Duration, conns int) Result {
-	var wg sync.WaitGroup
-	var errs atomic.Int64
-	lat := make([][]time.Duration, conns)
-	start := time.Now()
-	deadline := start.Add(duration)
-	for i := range conns {
-		wg.Go(func() {
-			req, _ := http.NewRequest("GET", url, nil)
-			req.Header.Set("Authorization", "Bearer "+token)
-			for time.Now().Before(deadline) {
-				t0 := time.Now()
-				resp, err := client.Do(req)
-				if err != nil {
-					errs.Add(1)
-					continue
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					errs.Add(1)
-					continue
-				}
-				lat[i] = append(lat[i], time.Since(t0))
-			}
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	var all []time.Duration
-	for _, l := range lat {
-		all = append(all, l...)
-	}
-	slices.Sort(all)
-	r := Result{Requests: len(all), Errors: int(errs.Load()), PerSec: float64(len(all)) / elapsed.Seconds()}
-	if len(all) > 0 {
-		r.P50 = all[len(all)/2]
-		r.P99 = all[min(len(all)-1, len(all)*99/100)]
-	}
-	return r
 }
 
 func call(client *http.Client, method, url, token string, body any, want int, out any) error {
