@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
@@ -34,10 +36,36 @@ type Inbox struct {
 type Service struct {
 	db  *store.DB
 	log *slog.Logger
+
+	// profiles caches AgentWithInboxes by agent id for a few seconds.
+	// Changes to an agent or its inboxes evict it through
+	// org.AgentChangedTopic (NOTIFY on PostgreSQL, so on every node); the
+	// TTL bounds staleness should a notification be lost.
+	profiles   sync.Map
+	profileGen atomic.Uint64 // bumped by every eviction; a read that raced one is not cached
 }
 
+type profile struct {
+	agent   org.Agent
+	inboxes []Inbox
+	expires time.Time
+}
+
+const profileTTL = 5 * time.Second
+
 // NewService wires the inbox service.
-func NewService(db *store.DB, log *slog.Logger) *Service { return &Service{db: db, log: log} }
+func NewService(db *store.DB, log *slog.Logger) *Service {
+	s := &Service{db: db, log: log}
+	db.Subscribe(org.AgentChangedTopic, func(agentID string) {
+		s.profileGen.Add(1)
+		if agentID == store.ResetPayload {
+			s.profiles.Clear()
+			return
+		}
+		s.profiles.Delete(agentID)
+	})
+	return s
+}
 
 // reserved local parts: RFC 2142 role addresses and the bounce return path.
 var reserved = map[string]bool{
@@ -191,6 +219,20 @@ func (s *Service) BeforeAgentDelete(orgID, agentID string) func(ctx context.Cont
 // GET /api/v1/me runs on every agent start-up and health check, so it is
 // kept to a single round trip.
 func (s *Service) AgentWithInboxes(ctx context.Context, orgID, agentID string) (org.Agent, []Inbox, error) {
+	if v, ok := s.profiles.Load(agentID); ok {
+		if p := v.(*profile); time.Now().Before(p.expires) && p.agent.ID == agentID {
+			return p.agent, p.inboxes, nil
+		}
+	}
+	gen := s.profileGen.Load()
+	a, inboxes, err := s.readAgentWithInboxes(ctx, orgID, agentID)
+	if err == nil && s.profileGen.Load() == gen {
+		s.profiles.Store(agentID, &profile{agent: a, inboxes: inboxes, expires: time.Now().Add(profileTTL)})
+	}
+	return a, inboxes, err
+}
+
+func (s *Service) readAgentWithInboxes(ctx context.Context, orgID, agentID string) (org.Agent, []Inbox, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT a.id, a.name, a.metadata, a.created_at, a.updated_at,
 			COALESCE(i.id, ''), COALESCE(i.address, ''), COALESCE(i.display_name, ''), COALESCE(i.created_at, 0)
 		FROM agents a LEFT JOIN inboxes i ON i.agent_id = a.id

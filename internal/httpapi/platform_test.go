@@ -348,3 +348,23 @@ func truncate(b []byte) string {
 	}
 	return string(b)
 }
+
+// TestMeSeesChangesAtOnce: /me is cached, but an update is visible on the
+// next request.
+func TestMeSeesChangesAtOnce(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a := env.NewAgent("cachey")
+		env.Must(200, env.Do("GET", "/api/v1/me", a.Token, nil))
+		env.Must(200, env.Do("PATCH", "/api/v1/agents/"+a.ID, env.Creds.OrgKey, map[string]any{"name": "Renamed", "metadata": map[string]any{"v": 2}}))
+		for i := 0; ; i++ {
+			r := env.Must(200, env.Do("GET", "/api/v1/me", a.Token, nil))
+			if strings.Contains(string(r.Body), `"name":"Renamed"`) {
+				break
+			}
+			if i == 25 { // PostgreSQL: NOTIFY takes milliseconds; SQLite: immediate
+				t.Fatalf("/me still shows the old agent: %s", r.Body)
+			}
+			waitMS(20)
+		}
+	})
+}

@@ -312,6 +312,9 @@ func (s *Service) UpdateAgent(ctx context.Context, p *auth.Principal, id string,
 			return fmt.Errorf("update agent: %w", err)
 		}
 		out = a
+		if err := NotifyAgentChanged(ctx, tx, id); err != nil {
+			return err
+		}
 		return audit.Record(ctx, tx, p.OrgID, p, "agent.update", audit.Target{Type: "agent", ID: id}, map[string]any{"changed": changed})
 	})
 	return out, err
@@ -334,6 +337,9 @@ func (s *Service) DeleteAgent(ctx context.Context, p *auth.Principal, id string,
 			return fmt.Errorf("delete agent: %w", err)
 		}
 		if err := auth.Invalidate(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := NotifyAgentChanged(ctx, tx, id); err != nil {
 			return err
 		}
 		return audit.Record(ctx, tx, p.OrgID, p, "agent.delete", audit.Target{Type: "agent", ID: id}, nil)
@@ -393,4 +399,13 @@ func (s *Service) RevokeToken(ctx context.Context, p *auth.Principal, agentID, t
 		s.authn.Forget(tokenID)
 	}
 	return tok, err
+}
+
+// AgentChangedTopic announces (payload: the agent id) that an agent, or what
+// is equipped on it, changed; caches of agent data listen to it.
+const AgentChangedTopic = "agent.changed"
+
+// NotifyAgentChanged queues the AgentChangedTopic notification in tx.
+func NotifyAgentChanged(ctx context.Context, tx *store.Tx, agentID string) error {
+	return tx.Notify(ctx, AgentChangedTopic, agentID)
 }
