@@ -19,6 +19,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/email"
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
+	"github.com/agentsvc/agentsvc/internal/email/outbound"
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/store"
 	"github.com/agentsvc/agentsvc/internal/vault"
@@ -36,6 +37,9 @@ type Deps struct {
 	// Metrics receives the request metrics; nil means none.
 	Metrics prometheus.Registerer
 	Version string
+
+	// Outbound is the sending side (uploads, drafts, send, domains).
+	Outbound *outbound.Service
 }
 
 // Options tune limits.
@@ -105,6 +109,9 @@ func New(deps Deps, opts Options) *Server {
 	s.registerVault()
 	s.registerMailbox()
 	s.registerMailEvents()
+	if deps.Outbound != nil {
+		s.registerOutbound()
+	}
 
 	s.handler = s.chain(http.HandlerFunc(s.route))
 	return s
