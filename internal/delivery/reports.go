@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"mime"
 	"net/textproto"
 	"strings"
 
@@ -102,7 +103,9 @@ func ParseReport(raw []byte) Report {
 	if err != nil || !strings.EqualFold(root.ContentType, "multipart/report") {
 		return Report{Kind: ReportOther}
 	}
-	switch strings.ToLower(root.ContentTypeParams["report-type"]) {
+	// enmime leaves ContentTypeParams empty on parsed parts: read the header.
+	_, params, _ := mime.ParseMediaType(root.Header.Get("Content-Type"))
+	switch strings.ToLower(params["report-type"]) {
 	case "feedback-report":
 		for p := root.FirstChild; p != nil; p = p.NextSibling {
 			if strings.EqualFold(p.ContentType, "message/feedback-report") {

@@ -126,7 +126,7 @@ type listRecipientsOut struct {
 }
 
 type confirmIn struct {
-	Token string `query:"token" maxLength:"100"`
+	Token string `query:"code" maxLength:"100" doc:"The code from the confirmation link."`
 }
 
 type listCapturesOut struct{ Body *Page[outbound.Capture] }

@@ -47,6 +47,21 @@ func (z *Zone) TXT(name, value string) {
 	z.add(&dns.TXT{Hdr: hdr(name, dns.TypeTXT), Txt: append(parts, value)})
 }
 
+// ReplaceTXT sets the only TXT record of name.
+func (z *Zone) ReplaceTXT(name, value string) {
+	z.mu.Lock()
+	n := dns.Fqdn(strings.ToLower(name))
+	var keep []dns.RR
+	for _, rr := range z.records[n] {
+		if rr.Header().Rrtype != dns.TypeTXT {
+			keep = append(keep, rr)
+		}
+	}
+	z.records[n] = keep
+	z.mu.Unlock()
+	z.TXT(name, value)
+}
+
 // MX adds an MX record.
 func (z *Zone) MX(name string, pref uint16, host string) {
 	z.add(&dns.MX{Hdr: hdr(name, dns.TypeMX), Preference: pref, Mx: dns.Fqdn(host)})
@@ -208,6 +223,13 @@ func (s *Sink) Deliver(_ context.Context, env smtpserver.Envelope, raw []byte) e
 	default:
 	}
 	return nil
+}
+
+// Reset forgets what arrived and accepts everyone again.
+func (s *Sink) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.received, s.reject = nil, nil
 }
 
 // Received returns what arrived so far.

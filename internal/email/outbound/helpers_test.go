@@ -41,6 +41,7 @@ func newWorld(t *testing.T, direct bool, opts ...apptest.Option) func(t *testing
 			c.SMTPRetryBackoff = 100 * time.Millisecond
 		}}, opts...)
 		apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+			sink.Reset()
 			fn(t, &world{env: env, zone: zone, dns: dnsAddr, sink: sink})
 		}, all...)
 	}
@@ -176,8 +177,26 @@ func (w *world) publishDKIM() {
 		for _, rec := range d.(map[string]any)["records"].([]any) {
 			rr := rec.(map[string]any)
 			if rr["purpose"] == "dkim" {
-				w.zone.TXT(rr["name"].(string), rr["value"].(string))
+				w.zone.ReplaceTXT(rr["name"].(string), rr["value"].(string))
 			}
 		}
 	}
+}
+
+func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+
+// orgEvents lists the organization's events of one type.
+func (w *world) orgEvents(typ string) []events.Event {
+	w.env.T.Helper()
+	evs, err := events.ListAfter(context.Background(), w.env.App.DB, w.env.Creds.OrganizationID, "", 0, 10000)
+	if err != nil {
+		w.env.T.Fatal(err)
+	}
+	var out []events.Event
+	for _, e := range evs {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -163,7 +163,7 @@ func (s *Service) AddRecipient(ctx context.Context, p *auth.Principal, address s
 	if err != nil {
 		return VerifiedRecipient{}, err
 	}
-	link := strings.TrimRight(s.cfg.BaseURL, "/") + "/api/v1/verified-recipients/confirm?token=" + tok
+	link := strings.TrimRight(s.cfg.BaseURL, "/") + "/api/v1/verified-recipients/confirm?code=" + tok
 	now := s.now().UTC()
 	raw, err := compose(letter{From: mail.Address{Name: o.Name, Address: "noreply@" + o.MailDomain}, To: []mail.Address{{Address: addr}},
 		Subject: "Confirm that " + o.Name + " may send you mail", MessageID: newMessageID(o.MailDomain), Date: now,
@@ -214,7 +214,7 @@ func (s *Service) AddRecipient(ctx context.Context, p *auth.Principal, address s
 // ConfirmRecipient marks the address of a confirmation link verified.
 func (s *Service) ConfirmRecipient(ctx context.Context, token string) (VerifiedRecipient, error) {
 	if token == "" {
-		return VerifiedRecipient{}, apierr.Invalid("token", "is required")
+		return VerifiedRecipient{}, apierr.Invalid("code", "is required")
 	}
 	var v VerifiedRecipient
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {

@@ -55,7 +55,7 @@ func TestSendArrivesSignedAtMX(t *testing.T) {
 			return res.LookupTXT(context.Background(), d)
 		}})
 		if err != nil || len(verifs) != 1 || verifs[0].Err != nil || verifs[0].Domain != "agentsvc.localhost" {
-			t.Fatalf("dkim: %v %+v", err, verifs)
+			t.Fatalf("dkim: %v %+v %v", err, verifs, verifs[0].Err)
 		}
 
 		msgID := sent["id"].(string)
