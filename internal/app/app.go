@@ -18,9 +18,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/delivery"
 	"github.com/agentsvc/agentsvc/internal/email"
 	"github.com/agentsvc/agentsvc/internal/email/inbound"
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
+	"github.com/agentsvc/agentsvc/internal/email/outbound"
 	"github.com/agentsvc/agentsvc/internal/httpapi"
 	"github.com/agentsvc/agentsvc/internal/machines"
 	"github.com/agentsvc/agentsvc/internal/org"
@@ -45,7 +47,10 @@ type App struct {
 	Vault   *vault.Service
 	Mailbox *mailbox.Service
 	Inbound *inbound.Pipeline
-	mail    mailParts
+	// Outbound is the sending side; Delivery its queue and workers.
+	Outbound *outbound.Service
+	Delivery *delivery.Service
+	mail     mailParts
 
 	Machines *machines.Service
 
@@ -124,6 +129,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Logger: log, Metrics: reg, Version: version,
 		Vault:    a.Vault,
 		Mailbox:  a.Mailbox,
+		Outbound: a.Outbound,
 		Machines: a.Machines},
 		httpapi.Options{RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, MaxBodyBytes: cfg.MaxBodyBytes})
 
@@ -135,6 +141,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 	if a.baseURL == "" {
 		a.baseURL = "http://" + a.httpLn.Addr().String()
 	}
+	a.Outbound.SetBaseURL(a.baseURL)
 	a.issuerURL = cfg.IssuerURL
 	if a.issuerURL == "" {
 		a.issuerURL = a.baseURL

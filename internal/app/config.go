@@ -63,6 +63,17 @@ type Config struct {
 	MachinesRuntimeName string
 	MachinesSubnet      string
 	Runsc               string
+	// SMTPRelayUsername and SMTPRelayPassword log in to the relay (AUTH
+	// PLAIN, only over TLS).
+	SMTPRelayUsername, SMTPRelayPassword string
+	// SMTPDirect makes dev mode deliver outside mail by MX lookup instead
+	// of capturing it (outside dev mode that is always the case without a relay).
+	SMTPDirect bool
+	// SMTPDeliveryPort is the port of direct delivery (25; tests change it).
+	SMTPDeliveryPort int
+	// SMTPRetryFor bounds retries of outbound mail after temporary
+	// failures; SMTPRetryBackoff is the first wait (doubling, at most 1 h).
+	SMTPRetryFor, SMTPRetryBackoff time.Duration
 }
 
 // BindFlags declares the flags of the server command.
@@ -90,6 +101,12 @@ func BindFlags(fs *pflag.FlagSet, c *Config) {
 	fs.StringVar(&c.DNSServer, "dns-server", "", "DNS server (host:port) for SPF, DKIM and DMARC lookups; empty uses the system resolver")
 	fs.Int64Var(&c.SMTPMaxMessageBytes, "smtp-max-message-bytes", 25<<20, "largest inbound message accepted over SMTP (advertised with SIZE)")
 	bindMachineFlags(fs, c)
+	fs.StringVar(&c.SMTPRelayUsername, "smtp-relay-username", "", "user name for the relay (AUTH PLAIN, sent only over TLS)")
+	fs.StringVar(&c.SMTPRelayPassword, "smtp-relay-password", "", "password for the relay (prefer the environment AGENTSVC_SMTP_RELAY_PASSWORD)")
+	fs.BoolVar(&c.SMTPDirect, "smtp-direct", false, "dev mode: deliver outside mail by MX lookup instead of keeping it in the local capture")
+	fs.IntVar(&c.SMTPDeliveryPort, "smtp-delivery-port", 25, "port of direct (MX) delivery")
+	fs.DurationVar(&c.SMTPRetryFor, "smtp-retry-for", 48*time.Hour, "how long outbound mail is retried after temporary failures before it fails")
+	fs.DurationVar(&c.SMTPRetryBackoff, "smtp-retry-backoff", time.Minute, "first wait before retrying outbound mail (doubles, at most 1 h)")
 }
 
 // Load fills flags that were not given on the command line from the
@@ -265,6 +282,15 @@ func (c *Config) Validate() error {
 		bad("smtp-max-message-bytes: must not be negative")
 	}
 	errs = append(errs, c.validateMachines()...)
+	if c.SMTPRelayUsername != "" && c.SMTPRelay == "" {
+		bad("smtp-relay-username: needs smtp-relay")
+	}
+	if c.SMTPDeliveryPort < 0 || c.SMTPDeliveryPort > 65535 {
+		bad("smtp-delivery-port: must be a port number")
+	}
+	if c.SMTPRetryFor < 0 || c.SMTPRetryBackoff < 0 {
+		bad("smtp-retry-for, smtp-retry-backoff: must not be negative")
+	}
 	return errors.Join(errs...)
 }
 

@@ -39,6 +39,7 @@ func (a *App) newMail() error {
 		Checker:  &senderauth.Checker{Resolver: resolver, AuthServID: hostname},
 		Detector: screen.NewDetector(),
 	}, a.log)
+	a.newOutbound(resolver, hostname)
 	// STARTTLS with a self-signed certificate: senders on the internet use
 	// opportunistic TLS and do not verify, so this encrypts in dev and in
 	// production until certificate files or ACME are configured.
@@ -47,7 +48,7 @@ func (a *App) newMail() error {
 		return fmt.Errorf("smtp tls: %w", err)
 	}
 	a.mail.smtp, err = smtpserver.New(smtpserver.Config{Addr: a.cfg.SMTPAddr, Hostname: hostname, TLS: tlsCfg,
-		MaxMessageBytes: a.cfg.SMTPMaxMessageBytes, Logger: a.log}, a.Inbound)
+		MaxMessageBytes: a.cfg.SMTPMaxMessageBytes, Logger: a.log}, a.Delivery.Backend(a.Inbound))
 	if err != nil {
 		return fmt.Errorf("smtp: %w", err)
 	}
@@ -70,6 +71,7 @@ func (a *App) SMTPAddr() string {
 func (a *App) runMail(workCtx context.Context, workers *sync.WaitGroup) {
 	workers.Go(func() { a.mail.hub.Run(workCtx) })
 	workers.Go(func() { a.Inbound.Run(workCtx) })
+	a.runOutbound(workCtx, workers)
 	ln := a.mail.smtpLn
 	go func() {
 		if err := a.mail.smtp.Serve(ln); err != nil {

@@ -135,6 +135,10 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		if uploadPath.MatchString(r.URL.Path) {
+			next.ServeHTTP(w, r) // bodies above the limit; see uploadPath
+			return
+		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, s.opts.MaxBodyBytes+1))
 		if err != nil {
 			writeError(w, apierr.Invalid("", "could not read the request body"))

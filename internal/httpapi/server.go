@@ -19,6 +19,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/email"
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
+	"github.com/agentsvc/agentsvc/internal/email/outbound"
 	"github.com/agentsvc/agentsvc/internal/machines"
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/store"
@@ -40,6 +41,8 @@ type Deps struct {
 
 	// Machines is the machines feature.
 	Machines *machines.Service
+	// Outbound is the sending side (uploads, drafts, send, domains).
+	Outbound *outbound.Service
 }
 
 // Options tune limits.
@@ -110,6 +113,9 @@ func New(deps Deps, opts Options) *Server {
 	s.registerMailbox()
 	s.registerMailEvents()
 	s.registerMachines()
+	if deps.Outbound != nil {
+		s.registerOutbound()
+	}
 
 	s.handler = s.chain(http.HandlerFunc(s.route))
 	return s

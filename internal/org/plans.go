@@ -29,12 +29,27 @@ type Plan struct {
 	// MachineSecondsPerMonth is the machine-time allowance: seconds machines
 	// of the organization may spend running per calendar month (UTC).
 	MachineSecondsPerMonth int64
+	// OutboundVerifiedOnly limits outbound mail to verified recipients
+	// (and the organization's own inboxes).
+	OutboundVerifiedOnly bool
+	// MaxSendsPerDay and MaxSendsPerMonth cap messages sent (UTC calendar
+	// day and month); 0 means no cap.
+	MaxSendsPerDay, MaxSendsPerMonth int64
+	// OutboundAttachments allows attachments on outbound mail.
+	OutboundAttachments bool
+	// MaxOutboundRecipientsPerMonth caps outbound recipients per UTC
+	// calendar month; 0 means no cap.
+	MaxOutboundRecipientsPerMonth int64
 }
 
 // Plans are the plans on offer.
 var Plans = map[string]Plan{
-	PlanSandbox: {Name: PlanSandbox, MaxAgents: 5, MaxInboundPerMonth: 3000, MaxMailboxBytes: 1 << 30, MachineSecondsPerMonth: 10 * 3600},
-	PlanPaid:    {Name: PlanPaid, MaxAgents: 10000, MaxInboundPerMonth: 10_000_000, MaxMailboxBytes: 1 << 40, MachineSecondsPerMonth: 1000 * 3600},
+	PlanSandbox: {Name: PlanSandbox, MaxAgents: 5, MaxInboundPerMonth: 3000, MaxMailboxBytes: 1 << 30,
+		OutboundVerifiedOnly: true, MaxSendsPerDay: 5, MaxSendsPerMonth: 25,
+		MachineSecondsPerMonth: 10 * 3600},
+	PlanPaid: {Name: PlanPaid, MaxAgents: 10000, MaxInboundPerMonth: 10_000_000, MaxMailboxBytes: 1 << 40,
+		OutboundAttachments: true, MaxOutboundRecipientsPerMonth: 1_000_000,
+		MachineSecondsPerMonth: 1000 * 3600},
 }
 
 func checkAgentQuota(ctx context.Context, tx *store.Tx, orgID string) error {

@@ -1,0 +1,257 @@
+// Package deliverytest has the real servers outbound mail tests talk to: an
+// authoritative DNS server on loopback (miekg/dns) for MX, A, DKIM and DMARC
+// records, and an SMTP sink (this project's smtpserver) that keeps what it
+// accepts or answers with a chosen error.
+package deliverytest
+
+import (
+	"context"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+
+	"github.com/agentsvc/agentsvc/internal/smtpserver"
+)
+
+// Zone is a set of DNS records served by StartDNS.
+type Zone struct {
+	mu      sync.Mutex
+	records map[string][]dns.RR
+}
+
+// NewZone returns an empty zone.
+func NewZone() *Zone { return &Zone{records: map[string][]dns.RR{}} }
+
+func hdr(name string, typ uint16) dns.RR_Header {
+	return dns.RR_Header{Name: dns.Fqdn(strings.ToLower(name)), Rrtype: typ, Class: dns.ClassINET, Ttl: 60}
+}
+
+func (z *Zone) add(rr dns.RR) {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	n := rr.Header().Name
+	z.records[n] = append(z.records[n], rr)
+}
+
+// TXT adds a TXT record, split into 255-byte strings.
+func (z *Zone) TXT(name, value string) {
+	var parts []string
+	for len(value) > 255 {
+		parts = append(parts, value[:255])
+		value = value[255:]
+	}
+	z.add(&dns.TXT{Hdr: hdr(name, dns.TypeTXT), Txt: append(parts, value)})
+}
+
+// ReplaceTXT sets the only TXT record of name.
+func (z *Zone) ReplaceTXT(name, value string) {
+	z.mu.Lock()
+	n := dns.Fqdn(strings.ToLower(name))
+	var keep []dns.RR
+	for _, rr := range z.records[n] {
+		if rr.Header().Rrtype != dns.TypeTXT {
+			keep = append(keep, rr)
+		}
+	}
+	z.records[n] = keep
+	z.mu.Unlock()
+	z.TXT(name, value)
+}
+
+// MX adds an MX record.
+func (z *Zone) MX(name string, pref uint16, host string) {
+	z.add(&dns.MX{Hdr: hdr(name, dns.TypeMX), Preference: pref, Mx: dns.Fqdn(host)})
+}
+
+// A adds an A record.
+func (z *Zone) A(name, ip string) {
+	z.add(&dns.A{Hdr: hdr(name, dns.TypeA), A: net.ParseIP(ip).To4()})
+}
+
+// ServeDNS answers from the zone, authoritatively; unknown names are NXDOMAIN.
+func (z *Zone) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
+	m := new(dns.Msg)
+	if len(req.Question) != 1 {
+		m.SetRcode(req, dns.RcodeFormatError)
+		_ = w.WriteMsg(m)
+		return
+	}
+	q := req.Question[0]
+	z.mu.Lock()
+	rrs, ok := z.records[strings.ToLower(q.Name)]
+	z.mu.Unlock()
+	m.SetReply(req)
+	m.Authoritative, m.RecursionAvailable = true, true
+	if !ok {
+		m.Rcode = dns.RcodeNameError
+	}
+	for _, rr := range rrs {
+		if rr.Header().Rrtype == q.Qtype {
+			m.Answer = append(m.Answer, rr)
+		}
+	}
+	if _, udp := w.RemoteAddr().(*net.UDPAddr); udp {
+		size := dns.MinMsgSize
+		if opt := req.IsEdns0(); opt != nil {
+			size = int(opt.UDPSize())
+		}
+		m.Truncate(size)
+	}
+	_ = w.WriteMsg(m)
+}
+
+// StartDNS serves z on 127.0.0.1 over UDP and TCP (same port) until the
+// test ends and returns "host:port".
+func StartDNS(t testing.TB, z *Zone) string {
+	t.Helper()
+	var (
+		pc net.PacketConn
+		ln net.Listener
+	)
+	for attempt := 0; ; attempt++ {
+		var err error
+		if pc, err = net.ListenPacket("udp", "127.0.0.1:0"); err != nil {
+			t.Fatalf("listen udp: %v", err)
+		}
+		if ln, err = net.Listen("tcp", pc.LocalAddr().String()); err == nil {
+			break
+		}
+		pc.Close()
+		if attempt == 10 {
+			t.Fatalf("listen tcp: %v", err)
+		}
+	}
+	for _, s := range []*dns.Server{{PacketConn: pc, Handler: z}, {Listener: ln, Handler: z}} {
+		started := make(chan struct{})
+		s.NotifyStartedFunc = func() { close(started) }
+		go func() { _ = s.ActivateAndServe() }()
+		select {
+		case <-started:
+		case <-time.After(5 * time.Second):
+			t.Fatal("dns server did not start")
+		}
+		t.Cleanup(func() { _ = s.Shutdown() })
+	}
+	return pc.LocalAddr().String()
+}
+
+// Received is a message the sink accepted.
+type Received struct {
+	MailFrom   string
+	Recipients []string
+	TLS        bool
+	Raw        []byte
+}
+
+// Sink is an SMTP server that keeps what it accepts.
+type Sink struct {
+	Addr string
+
+	mu       sync.Mutex
+	received []Received
+	arrived  chan struct{}
+	// reject, when set, answers RCPT for an address with an error
+	// (smtpserver.ErrUnknownRecipient → 550, ErrOverQuota → 452).
+	reject func(rcpt string) error
+}
+
+// StartSink runs a sink with STARTTLS (self-signed) on 127.0.0.1 until the
+// test ends.
+func StartSink(t testing.TB) *Sink {
+	t.Helper()
+	s := &Sink{arrived: make(chan struct{}, 1)}
+	tlsCfg, err := smtpserver.SelfSignedTLS("sink.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := smtpserver.New(smtpserver.Config{Hostname: "sink.test", TLS: tlsCfg, MaxConnsPerIP: 200, MaxConns: 400}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Addr = ln.Addr().String()
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	})
+	return s
+}
+
+// Port is the sink's TCP port.
+func (s *Sink) Port() int { return s.Addr2().Port }
+
+// Addr2 is the sink's address as a *net.TCPAddr.
+func (s *Sink) Addr2() *net.TCPAddr {
+	a, _ := net.ResolveTCPAddr("tcp", s.Addr)
+	return a
+}
+
+// Reject sets the RCPT answer per address (nil accepts).
+func (s *Sink) Reject(fn func(rcpt string) error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reject = fn
+}
+
+// CheckRecipient implements smtpserver.Backend.
+func (s *Sink) CheckRecipient(_ context.Context, rcpt string) error {
+	s.mu.Lock()
+	fn := s.reject
+	s.mu.Unlock()
+	if fn != nil {
+		return fn(rcpt)
+	}
+	return nil
+}
+
+// Deliver implements smtpserver.Backend.
+func (s *Sink) Deliver(_ context.Context, env smtpserver.Envelope, raw []byte) error {
+	s.mu.Lock()
+	s.received = append(s.received, Received{MailFrom: env.MailFrom, Recipients: env.Recipients, TLS: env.TLS, Raw: append([]byte(nil), raw...)})
+	s.mu.Unlock()
+	select {
+	case s.arrived <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// Reset forgets what arrived and accepts everyone again.
+func (s *Sink) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.received, s.reject = nil, nil
+}
+
+// Received returns what arrived so far.
+func (s *Sink) Received() []Received {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Received(nil), s.received...)
+}
+
+// Wait waits until n messages arrived (or the timeout passed) and returns them.
+func (s *Sink) Wait(t testing.TB, n int, timeout time.Duration) []Received {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		if got := s.Received(); len(got) >= n {
+			return got
+		}
+		select {
+		case <-s.arrived:
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("sink: %d of %d messages after %v", len(s.Received()), n, timeout)
+		}
+	}
+}
