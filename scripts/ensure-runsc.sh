@@ -20,6 +20,18 @@ have_pinned() {
 	[ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$RUNSC_VERSION" ] && [ "$bin" = "$DEST" ]
 }
 
+# Host tools the runtime drives besides runsc: iproute2 (network namespaces,
+# veth pairs) and iptables (isolation and NAT rules). Not on a fresh machine
+# of every kind.
+for tool in ip:iproute2 iptables:iptables; do
+	bin=${tool%%:*} pkg=${tool##*:}
+	if ! command -v "$bin" >/dev/null 2>&1; then
+		echo "ensure-runsc: installing $pkg from Debian's packages" >&2
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null 2>&1 ||
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$pkg" >/dev/null; }
+	fi
+done
+
 if ! have_pinned; then
 	command -v go >/dev/null 2>&1 || { echo "ensure-runsc: Go toolchain not found on PATH" >&2; exit 1; }
 	echo "ensure-runsc: installing $RUNSC_MODULE@$RUNSC_VERSION (takes a few minutes)" >&2
