@@ -511,7 +511,7 @@ func TestNetworkIsolation(t *testing.T) {
 		})
 	}
 	// Sanity: the same curl works against the sandbox's own server.
-	mustRun(t, r, a, "nohup python3 -m http.server 8081 >/dev/null 2>&1 & for i in $(seq 50); do curl -sf -m 1 -o /dev/null http://127.0.0.1:8081/ && exit 0; sleep 0.1; done; exit 1")
+	mustRun(t, r, a, "nohup python3 -m http.server 8081 >/dev/null 2>&1 & for i in $(seq 150); do curl -sf -m 1 -o /dev/null http://127.0.0.1:8081/ && exit 0; sleep 0.1; done; exit 1")
 }
 
 func mustSlot(t *testing.T, r *Runtime, id string) int {
