@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"mime"
@@ -135,18 +134,20 @@ func (s *Server) idempotent(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if uploadPath.MatchString(r.URL.Path) {
-			next.ServeHTTP(w, r) // bodies above the limit; see uploadPath
-			return
-		}
 		body, err := io.ReadAll(io.LimitReader(r.Body, s.opts.MaxBodyBytes+1))
 		if err != nil {
 			writeError(w, apierr.Invalid("", "could not read the request body"))
 			return
 		}
 		if int64(len(body)) > s.opts.MaxBodyBytes {
-			writeError(w, &apierr.Error{Status: 413, Code: apierr.CodePayloadTooLarge,
-				Message: fmt.Sprintf("request body is larger than %d bytes", s.opts.MaxBodyBytes)})
+			// Larger than any JSON body: the operation applies its own limit
+			// (uploads allow more; everything else answers 413). Such
+			// requests are not deduplicated here.
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+			next.ServeHTTP(w, r)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))

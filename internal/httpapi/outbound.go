@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"net/http"
-	"regexp"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -13,11 +12,6 @@ import (
 	"github.com/agentsvc/agentsvc/internal/email/outbound"
 	"github.com/agentsvc/agentsvc/internal/ids"
 )
-
-// uploadPath matches the one POST whose body may exceed the default limit;
-// the idempotency layer (which buffers bodies up to that limit) lets it
-// through: a retried upload only makes a second upload, which expires.
-var uploadPath = regexp.MustCompile(`^/api/v1/inboxes/[^/]+/uploads$`)
 
 // maxUploadBody is the body limit of uploads: 10 MB in base64 plus JSON.
 const maxUploadBody = outbound.MaxUploadBase64 + outbound.MaxUploadBase64/38 + 64<<10
