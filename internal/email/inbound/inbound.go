@@ -8,9 +8,12 @@
 //	DATA ───── Deliver: raw bytes → blob file (fsync, rename, dir fsync)
 //	           + inbound_queue row (commit) ── only then 250
 //	           the row is leased to this node and handed to a worker
-//	worker ─── parse → sender auth (SPF/DKIM/DMARC) → per recipient inbox:
-//	           sender rules → screening (unless allowed) → one transaction:
-//	           thread + message + attachments + usage + event, queue row deleted
+//	workers ── parse → sender auth (SPF/DKIM/DMARC) → per recipient inbox:
+//	           sender rules → screening (unless allowed), in parallel
+//	storer ─── one transaction for a batch of prepared messages: per message
+//	           thread + message + attachments + usage + event, queue row
+//	           deleted; if the batch fails, each message alone (a poison
+//	           message fails only itself)
 //
 // A crash anywhere after the 250 loses nothing: the blob and the row are on
 // disk, and a restarted server (or, on PostgreSQL, any node once the lease
@@ -73,7 +76,8 @@ type Pipeline struct {
 	cfg   Config
 	log   *slog.Logger
 	now   func() time.Time
-	work  chan string
+	work  chan queueRow
+	store chan prepared
 	spool *groupCommit
 }
 
@@ -94,7 +98,8 @@ func New(db *store.DB, mb *mailbox.Service, cfg Config, log *slog.Logger) *Pipel
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	p := &Pipeline{db: db, mb: mb, blobs: mb.Blobs(), cfg: cfg, log: log, now: time.Now, work: make(chan string, 4096)}
+	p := &Pipeline{db: db, mb: mb, blobs: mb.Blobs(), cfg: cfg, log: log, now: time.Now, work: make(chan queueRow, 1024),
+		store: make(chan prepared, maxStoreBatch)}
 	p.spool = newGroupCommit(db)
 	return p
 }
@@ -207,7 +212,7 @@ func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []b
 	// SMTP client waits here a little (back-pressure), and if the server is
 	// stopping the row is simply left for the next start.
 	select {
-	case p.work <- id:
+	case p.work <- row:
 	case <-ctx.Done():
 	}
 	return nil
@@ -240,12 +245,13 @@ func (p *Pipeline) Run(ctx context.Context) {
 				select {
 				case <-ctx.Done():
 					return
-				case id := <-p.work:
-					p.process(ctx, id)
+				case row := <-p.work:
+					p.process(ctx, row)
 				}
 			}
 		})
 	}
+	wg.Go(func() { p.storeLoop(ctx) })
 	wg.Go(func() { p.spool.run(ctx) })
 	wg.Go(func() { p.sweep(ctx) })
 	wg.Wait()
@@ -273,25 +279,28 @@ func (p *Pipeline) sweep(ctx context.Context) {
 
 func (p *Pipeline) claimExpired(ctx context.Context, limit int) (int, error) {
 	now := p.now()
-	var claimed []string
+	var claimed []queueRow
 	err := p.db.InTx(ctx, func(tx *store.Tx) error {
 		claimed = claimed[:0]
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM inbound_queue WHERE claimed_until < $1 ORDER BY claimed_until, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+		rows, err := tx.QueryContext(ctx, `SELECT `+queueCols+` FROM inbound_queue WHERE claimed_until < $1 ORDER BY claimed_until, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
 			store.Micros(now), limit)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
+			r, err := scanRow(rows)
+			if err != nil {
 				rows.Close()
 				return err
 			}
-			claimed = append(claimed, id)
+			claimed = append(claimed, r)
 		}
 		rows.Close()
-		for _, id := range claimed {
-			if _, err := tx.ExecContext(ctx, `UPDATE inbound_queue SET claimed_until = $2 WHERE id = $1`, id, store.Micros(now.Add(p.cfg.Lease))); err != nil {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, r := range claimed {
+			if _, err := tx.ExecContext(ctx, `UPDATE inbound_queue SET claimed_until = $2 WHERE id = $1`, r.ID, store.Micros(now.Add(p.cfg.Lease))); err != nil {
 				return err
 			}
 		}
@@ -300,9 +309,9 @@ func (p *Pipeline) claimExpired(ctx context.Context, limit int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, id := range claimed {
+	for _, r := range claimed {
 		select {
-		case p.work <- id:
+		case p.work <- r:
 		case <-ctx.Done():
 			return len(claimed), nil
 		}
@@ -310,17 +319,33 @@ func (p *Pipeline) claimExpired(ctx context.Context, limit int) (int, error) {
 	return len(claimed), nil
 }
 
-// process runs the pipeline for one spooled message. Failures are recorded
-// on the row and retried with backoff; a panic in a parser is one too.
-func (p *Pipeline) process(ctx context.Context, id string) {
+// process prepares one spooled message (parse, authenticate, screen) and
+// hands it to the storer. Failures are recorded on the row and retried with
+// backoff; a panic in a parser is one too.
+func (p *Pipeline) process(ctx context.Context, row queueRow) {
+	var prep prepared
 	err := func() (err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
 			}
 		}()
-		return p.ingest(ctx, id)
+		prep, err = p.prepare(ctx, row)
+		return err
 	}()
+	if err != nil {
+		p.fail(ctx, row.ID, err)
+		return
+	}
+	select {
+	case p.store <- prep:
+	case <-ctx.Done():
+		// Left on the queue for the next start.
+	}
+}
+
+// fail records a failed attempt on the queue row: it is retried later.
+func (p *Pipeline) fail(ctx context.Context, id string, err error) {
 	if err == nil || ctx.Err() != nil || errors.Is(err, errAlreadyDone) {
 		return
 	}
@@ -338,11 +363,12 @@ func (p *Pipeline) process(ctx context.Context, id string) {
 	}
 }
 
-func readRow(ctx context.Context, q store.Querier, id string) (queueRow, error) {
+const queueCols = `id, blob_path, size, sha256, remote_ip, helo, mail_from, recipients, tls, received_at, claimed_until, attempts`
+
+func scanRow(s interface{ Scan(...any) error }) (queueRow, error) {
 	var r queueRow
-	err := q.QueryRowContext(ctx, `SELECT id, blob_path, size, sha256, remote_ip, helo, mail_from, recipients, tls, received_at, attempts
-		FROM inbound_queue WHERE id = $1`, id).Scan(&r.ID, &r.BlobPath, &r.Size, &r.SHA256, &r.RemoteIP, &r.Helo, &r.MailFrom, &r.Recipients,
-		&r.TLS, &r.ReceivedAt, &r.Attempts)
+	err := s.Scan(&r.ID, &r.BlobPath, &r.Size, &r.SHA256, &r.RemoteIP, &r.Helo, &r.MailFrom, &r.Recipients,
+		&r.TLS, &r.ReceivedAt, &r.ClaimedUntil, &r.Attempts)
 	return r, err
 }
 
@@ -352,18 +378,19 @@ type delivery struct {
 	msg  mailbox.NewMessage
 }
 
-// ingest parses, authenticates, screens and stores one spooled message.
-func (p *Pipeline) ingest(ctx context.Context, id string) error {
-	row, err := readRow(ctx, p.db, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil // done by another worker or node
-	}
-	if err != nil {
-		return fmt.Errorf("read queue row: %w", err)
-	}
+// prepared is a spooled message ready to store: everything decided, nothing
+// written yet.
+type prepared struct {
+	row        queueRow
+	deliveries []delivery
+}
+
+// prepare parses, authenticates and screens one spooled message. It reads
+// the database (recipients, rules, correspondents) but writes nothing.
+func (p *Pipeline) prepare(ctx context.Context, row queueRow) (prepared, error) {
 	raw, err := p.blobs.Read(row.BlobPath)
 	if err != nil {
-		return err
+		return prepared{}, err
 	}
 	parsed, err := content.Parse(raw)
 	if err != nil {
@@ -373,7 +400,7 @@ func (p *Pipeline) ingest(ctx context.Context, id string) error {
 	}
 	var rcpts []string
 	if err := json.Unmarshal([]byte(row.Recipients), &rcpts); err != nil {
-		return fmt.Errorf("queue row recipients: %w", err)
+		return prepared{}, fmt.Errorf("queue row recipients: %w", err)
 	}
 
 	var res senderauth.Results
@@ -385,49 +412,107 @@ func (p *Pipeline) ingest(ctx context.Context, id string) error {
 	authn := mailbox.Authentication{SPF: res.SPF, DKIM: res.DKIM, DMARC: res.DMARC, DMARCPolicy: res.DMARCPolicy, Results: res.AuthenticationResults}
 	var screenMsg *screen.Message
 
-	var deliveries []delivery
+	out := prepared{row: row}
 	seen := map[string]bool{}
 	for _, a := range rcpts {
 		r, ok, err := p.resolve(ctx, p.db, a)
 		if err != nil {
-			return err
+			return prepared{}, err
 		}
 		if !ok || seen[r.InboxID] {
 			if !ok {
-				p.log.Warn("inbound: recipient no longer exists; skipped", "queue_id", id, "rcpt", a)
+				p.log.Warn("inbound: recipient no longer exists; skipped", "queue_id", row.ID, "rcpt", a)
 			}
 			continue
 		}
 		seen[r.InboxID] = true
 		verdict, err := p.decide(ctx, r, parsed, authn, &screenMsg)
 		if err != nil {
-			return err
+			return prepared{}, err
 		}
 		quarantined := verdict.Verdict == string(screen.VerdictBlocked)
-		deliveries = append(deliveries, delivery{rcpt: r, msg: mailbox.NewMessage{
+		out.deliveries = append(out.deliveries, delivery{rcpt: r, msg: mailbox.NewMessage{
 			OrgID: r.OrgID, InboxID: r.InboxID, InboxAddress: r.Address, Direction: mailbox.Inbound, Parsed: parsed,
 			Screening: verdict, Auth: authn, Quarantined: quarantined,
 			Size: row.Size, SHA256: row.SHA256, BlobPath: row.BlobPath, ReceivedAt: store.Time(row.ReceivedAt),
 		}})
 	}
-	return p.db.InTx(ctx, func(tx *store.Tx) error {
-		for _, d := range deliveries {
-			st, err := mailbox.InsertMessage(ctx, tx, d.msg)
-			if err != nil {
+	return out, nil
+}
+
+// maxStoreBatch bounds the messages stored in one transaction.
+const maxStoreBatch = 64
+
+// storeLoop stores prepared messages in batches: each commit is a disk
+// flush, so messages prepared while the previous batch committed share the
+// next one. Batches form only under load; a lone message is stored at once.
+func (p *Pipeline) storeLoop(ctx context.Context) {
+	batch := make([]prepared, 0, maxStoreBatch)
+	for {
+		batch = batch[:0]
+		select {
+		case <-ctx.Done():
+			return
+		case b := <-p.store:
+			batch = append(batch, b)
+		}
+	more:
+		for len(batch) < maxStoreBatch {
+			select {
+			case b := <-p.store:
+				batch = append(batch, b)
+			default:
+				break more
+			}
+		}
+		p.storeBatch(ctx, batch)
+	}
+}
+
+// storeBatch stores a batch in one transaction. If that fails (one bad
+// message, or a row another node already finished), each message is stored
+// on its own, so only the failing one is retried later.
+func (p *Pipeline) storeBatch(ctx context.Context, batch []prepared) {
+	err := p.db.InTx(ctx, func(tx *store.Tx) error {
+		for _, b := range batch {
+			if err := p.storeOne(ctx, tx, b); err != nil {
 				return err
 			}
-			p.log.Debug("inbound: stored", "queue_id", id, "message_id", st.Message.ID, "inbox_id", d.rcpt.InboxID,
-				"verdict", st.Message.Screening.Verdict, "duplicate", st.Duplicate)
-		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM inbound_queue WHERE id = $1`, id)
-		if err != nil {
-			return fmt.Errorf("dequeue: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return errAlreadyDone
 		}
 		return nil
 	})
+	if err == nil {
+		return
+	}
+	if len(batch) == 1 {
+		p.fail(ctx, batch[0].row.ID, err)
+		return
+	}
+	for _, b := range batch {
+		err := p.db.InTx(ctx, func(tx *store.Tx) error { return p.storeOne(ctx, tx, b) })
+		p.fail(ctx, b.row.ID, err)
+	}
+}
+
+// storeOne writes one message (for each recipient inbox) and deletes its
+// queue row, in the caller's transaction.
+func (p *Pipeline) storeOne(ctx context.Context, tx *store.Tx, b prepared) error {
+	for _, d := range b.deliveries {
+		st, err := mailbox.InsertMessage(ctx, tx, d.msg)
+		if err != nil {
+			return err
+		}
+		p.log.Debug("inbound: stored", "queue_id", b.row.ID, "message_id", st.Message.ID, "inbox_id", d.rcpt.InboxID,
+			"verdict", st.Message.Screening.Verdict, "duplicate", st.Duplicate)
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM inbound_queue WHERE id = $1`, b.row.ID)
+	if err != nil {
+		return fmt.Errorf("dequeue: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errAlreadyDone
+	}
+	return nil
 }
 
 var errAlreadyDone = errors.New("inbound: queue row processed by another worker")

@@ -30,3 +30,26 @@ func BenchmarkScreen(b *testing.B) {
 		_ = d.Screen(m, c)
 	}
 }
+
+// BenchmarkScreenOrder screens the 10 KB shipping notice of the ingest
+// benchmark (inbound/bench): long, benign, repetitive, text and HTML.
+func BenchmarkScreenOrder(b *testing.B) {
+	var t, h strings.Builder
+	for t.Len() < 5<<10 {
+		t.WriteString("Your order has shipped and will arrive within three business days. Track it in your account.\r\n")
+	}
+	h.WriteString("<html><body>")
+	for h.Len() < 5<<10 {
+		h.WriteString("<p>Your order has <b>shipped</b>. <a href=\"https://shop.example/track\">Track it</a>.</p>\r\n")
+	}
+	h.WriteString("</body></html>")
+	m := Message{From: Address{Name: "Load Sender", Address: "load@sender.example"}, Subject: "Order 1 shipped",
+		Text: t.String(), HTML: h.String(), Auth: AuthResults{SPF: "temperror", DKIM: "none", DMARC: "temperror"}}
+	d := NewDetector()
+	c := Context{OrgDomains: []string{"agentsvc.test"}, KnownCorrespondents: []string{"paypal.com", "github.com"}}
+	b.SetBytes(int64(len(m.Text) + len(m.HTML)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = d.Screen(m, c)
+	}
+}

@@ -80,21 +80,24 @@ type pattern struct {
 	sig       signal
 	re        *regexp.Regexp
 	negatable bool
+	// need lists literals one of which every match contains (nil: none
+	// known); see prefilter.go.
+	need []string
 }
 
 // injectionRules holds every compiled pattern; built once per Detector.
 type injectionRules struct {
 	patterns   []pattern
-	userLine   *regexp.Regexp
-	assistLine *regexp.Regexp
-	quoted     *regexp.Regexp
+	userLine   filteredRe
+	assistLine filteredRe
+	quoted     filteredRe
 	fence      *regexp.Regexp
-	quotePfx   *regexp.Regexp
+	quotePfx   filteredRe
 	base64Run  *regexp.Regexp
 	hexRun     *regexp.Regexp
 	urlEnc     *regexp.Regexp
 	uniEsc     *regexp.Regexp
-	rotHint    *regexp.Regexp
+	rotHint    filteredRe
 	negation   *regexp.Regexp
 	// gates lists, per signal, words at least one of which every pattern
 	// of that signal needs. Checking them with strings.Contains first
@@ -112,24 +115,24 @@ const (
 
 func newInjectionRules() *injectionRules {
 	r := &injectionRules{
-		userLine:   regexp.MustCompile(`(?m)^\s*(?:user|human)\s*:`),
-		assistLine: regexp.MustCompile(`(?m)^\s*(?:assistant|ai|model|gpt)\s*:`),
+		userLine:   mustFiltered(`(?m)^\s*(?:user|human)\s*:`),
+		assistLine: mustFiltered(`(?m)^\s*(?:assistant|ai|model|gpt)\s*:`),
 		// A quotation embedded in running prose ("an attacker hides a
 		// sentence such as "ignore previous instructions" ...") reports
 		// speech instead of giving an order.
-		quoted:    regexp.MustCompile(`[a-z] ["“«„]([^"“”«»„\n]{8,300})["”»“]`),
+		quoted:    mustFiltered(`[a-z] ["“«„]([^"“”«»„\n]{8,300})["”»“]`),
 		fence:     regexp.MustCompile("(?s)```.*?```"),
-		quotePfx:  regexp.MustCompile(`(?m)^[ \t]*(?:>[ \t]?)+`),
+		quotePfx:  mustFiltered(`(?m)^[ \t]*(?:>[ \t]?)+`),
 		base64Run: regexp.MustCompile(`(?:[A-Za-z0-9+/]{16,}={0,2}\s*){1,}`),
 		hexRun:    regexp.MustCompile(`(?i)\b(?:[0-9a-f]{2}[ :]?){16,}\b`),
 		urlEnc:    regexp.MustCompile(`(?:%[0-9A-Fa-f]{2}[^\s%]{0,3}){6,}`),
 		uniEsc:    regexp.MustCompile(`(?i)(?:\\u[0-9a-f]{4}[^\\\s]{0,2}){4,}`),
-		rotHint:   regexp.MustCompile(`rot-? ?13|caesar|cipher|decode|decrypt`),
+		rotHint:   mustFiltered(`rot-? ?13|caesar|cipher|decode|decrypt`),
 		negation:  regexp.MustCompile(`(?:\bnever|\bnot|n't|\bno need to|\bnunca|\bjamais|\bnie|不要|请勿|切勿)\W+(?:\w+\W+){0,3}$`),
 	}
 	add := func(sig signal, negatable bool, exprs ...string) {
 		for _, e := range exprs {
-			r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable})
+			r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: requiredLiterals(e)})
 		}
 	}
 	add(sigAddress, false,
@@ -482,7 +485,7 @@ func (r *injectionRules) signals(p string) sigSet {
 				gate[pt.sig] = 1
 			}
 		}
-		if gate[pt.sig] == 2 {
+		if gate[pt.sig] == 2 || !mayMatch(pt.need, subject) {
 			continue
 		}
 		if !pt.negatable {
@@ -617,6 +620,11 @@ func isInvisible(r rune) bool {
 // "ignore previous".
 func normalize(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if isASCII(s) {
+		// Most mail: no invisible characters, curly quotes or homoglyphs
+		// to handle, only case and tabs.
+		return strings.ToLower(strings.ReplaceAll(s, "\t", " "))
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	word := make([]rune, 0, 32)
@@ -664,6 +672,15 @@ func normalize(s string) string {
 	}
 	flush()
 	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func isASCIILetters(s string) bool {

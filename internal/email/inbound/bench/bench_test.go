@@ -53,3 +53,10 @@ func TestPrintFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestMain lets RunLongPolls re-execute this test binary as its client
+// process.
+func TestMain(m *testing.M) {
+	PollClientMain()
+	os.Exit(m.Run())
+}

@@ -1,0 +1,42 @@
+package inbound
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentsvc/agentsvc/internal/smtpserver"
+)
+
+// StoreBatchWithPoison spools raws to rcpt through Deliver, prepares them,
+// points the delivery of raws[bad] at an inbox that does not exist (a store
+// failure only that message has), and stores all of them as one batch. It
+// returns the queue ids in order. The pipeline's workers must not run.
+func StoreBatchWithPoison(ctx context.Context, p *Pipeline, rcpt string, raws [][]byte, bad int) ([]string, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go p.spool.run(ctx)
+	for _, raw := range raws {
+		if err := p.Deliver(ctx, smtpserver.Envelope{MailFrom: "a@b.test", Recipients: []string{rcpt}}, raw); err != nil {
+			return nil, err
+		}
+	}
+	var ids []string
+	var batch []prepared
+	for i := range raws {
+		row := <-p.work
+		prep, err := p.prepare(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		if len(prep.deliveries) != 1 {
+			return nil, fmt.Errorf("message %d: %d deliveries", i, len(prep.deliveries))
+		}
+		if i == bad {
+			prep.deliveries[0].msg.InboxID = "inb_does_not_exist"
+		}
+		ids = append(ids, row.ID)
+		batch = append(batch, prep)
+	}
+	p.storeBatch(ctx, batch)
+	return ids, nil
+}
