@@ -27,6 +27,8 @@ import (
 )
 
 func main() {
+	// The long-poll benchmark re-runs this binary as its client process.
+	inboundbench.PollClientMain()
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: agentsvc-bench api|vault|smtp|arrival|longpoll|machines [flags]")
 		os.Exit(2)
