@@ -145,6 +145,8 @@ type Received struct {
 	Recipients []string
 	TLS        bool
 	Raw        []byte
+	// At is when the sink had the message, just before its 250 went out.
+	At time.Time
 }
 
 // Sink is an SMTP server that keeps what it accepts.
@@ -157,6 +159,8 @@ type Sink struct {
 	// reject, when set, answers RCPT for an address with an error
 	// (smtpserver.ErrUnknownRecipient → 550, ErrOverQuota → 452).
 	reject func(rcpt string) error
+	// delay holds each message before its 250 (a slow receiver).
+	delay time.Duration
 }
 
 // StartSink runs a sink with STARTTLS (self-signed) on 127.0.0.1 until the
@@ -213,10 +217,28 @@ func (s *Sink) CheckRecipient(_ context.Context, rcpt string) error {
 	return nil
 }
 
-// Deliver implements smtpserver.Backend.
-func (s *Sink) Deliver(_ context.Context, env smtpserver.Envelope, raw []byte) error {
+// SetDelay makes the sink wait d before accepting each message.
+func (s *Sink) SetDelay(d time.Duration) {
 	s.mu.Lock()
-	s.received = append(s.received, Received{MailFrom: env.MailFrom, Recipients: env.Recipients, TLS: env.TLS, Raw: append([]byte(nil), raw...)})
+	defer s.mu.Unlock()
+	s.delay = d
+}
+
+// Deliver implements smtpserver.Backend.
+func (s *Sink) Deliver(ctx context.Context, env smtpserver.Envelope, raw []byte) error {
+	s.mu.Lock()
+	d := s.delay
+	s.mu.Unlock()
+	if d > 0 {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	s.mu.Lock()
+	s.received = append(s.received, Received{MailFrom: env.MailFrom, Recipients: env.Recipients, TLS: env.TLS,
+		Raw: append([]byte(nil), raw...), At: time.Now()})
 	s.mu.Unlock()
 	select {
 	case s.arrived <- struct{}{}:
