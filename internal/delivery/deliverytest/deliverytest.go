@@ -1,17 +1,23 @@
 // Package deliverytest has the real servers outbound mail tests talk to: an
 // authoritative DNS server on loopback (miekg/dns) for MX, A, DKIM and DMARC
-// records, and an SMTP sink (this project's smtpserver) that keeps what it
-// accepts or answers with a chosen error.
+// records, an SMTP sink (this project's smtpserver) that keeps what it
+// accepts or answers with a chosen error, and a relay (smarthost) that
+// requires AUTH PLAIN after STARTTLS.
 package deliverytest
 
 import (
 	"context"
+	"crypto/tls"
+	"io"
+	"log"
 	"net"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
 	"github.com/miekg/dns"
 
 	"github.com/agentsvc/agentsvc/internal/smtpserver"
@@ -277,3 +283,109 @@ func (s *Sink) Wait(t testing.TB, n int, timeout time.Duration) []Received {
 		}
 	}
 }
+
+// Relay is a smarthost that requires AUTH PLAIN, which it offers only after
+// STARTTLS (go-smtp's default): a message arrives only from a client that
+// upgraded and logged in with the right credentials.
+type Relay struct {
+	Addr string
+	// TLS is the relay's certificate, for the client's root pool.
+	TLS *tls.Config
+
+	mu       sync.Mutex
+	received []Received
+	logins   []string // usernames that authenticated, one per session
+	failures int      // rejected logins
+}
+
+// StartRelay runs a Relay on 127.0.0.1 until the test ends.
+func StartRelay(t testing.TB, username, password string) *Relay {
+	t.Helper()
+	tlsCfg, err := smtpserver.SelfSignedTLS("relay.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Relay{TLS: tlsCfg}
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		return &relaySession{r: r, user: username, pass: password, c: c}, nil
+	}))
+	srv.Domain = "relay.test"
+	srv.ErrorLog = log.New(io.Discard, "", 0) // clients hanging up are expected
+	srv.TLSConfig = tlsCfg
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Addr = ln.Addr().String()
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return r
+}
+
+// Received returns what arrived so far.
+func (r *Relay) Received() []Received {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Received(nil), r.received...)
+}
+
+// Logins returns the usernames of successful logins and the number of
+// rejected ones.
+func (r *Relay) Logins() ([]string, int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.logins...), r.failures
+}
+
+type relaySession struct {
+	r          *Relay
+	c          *smtp.Conn
+	user, pass string
+	authed     bool
+	from       string
+	rcpts      []string
+}
+
+func (s *relaySession) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (s *relaySession) Auth(mech string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, username, password string) error {
+		s.r.mu.Lock()
+		defer s.r.mu.Unlock()
+		if username != s.user || password != s.pass {
+			s.r.failures++
+			return smtp.ErrAuthFailed
+		}
+		s.authed = true
+		s.r.logins = append(s.r.logins, username)
+		return nil
+	}), nil
+}
+
+func (s *relaySession) Mail(from string, _ *smtp.MailOptions) error {
+	if !s.authed {
+		return smtp.ErrAuthRequired
+	}
+	s.from = from
+	return nil
+}
+
+func (s *relaySession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.rcpts = append(s.rcpts, to)
+	return nil
+}
+
+func (s *relaySession) Data(rd io.Reader) error {
+	raw, err := io.ReadAll(rd)
+	if err != nil {
+		return err
+	}
+	_, isTLS := s.c.TLSConnectionState()
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
+	s.r.received = append(s.r.received, Received{MailFrom: s.from, Recipients: s.rcpts, TLS: isTLS, Raw: raw, At: time.Now()})
+	return nil
+}
+
+func (s *relaySession) Reset()        { s.from, s.rcpts = "", nil }
+func (s *relaySession) Logout() error { return nil }
