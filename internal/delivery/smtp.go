@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/mail"
 	"strings"
+	"time"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
@@ -49,12 +50,46 @@ func (s *Service) sendVia(ctx context.Context, hosts []string, port string, rela
 	return last
 }
 
-// converse runs one SMTP transaction (RFC 5321 section 3.3). connected
-// reports whether the server answered at all.
+// converse runs one SMTP transaction (RFC 5321 section 3.3), on an idle
+// connection to the same destination when there is one. connected reports
+// whether the server answered at all.
 func (s *Service) converse(ctx context.Context, addr, host string, relay bool, r row, raw []byte) (o outcome, connected bool) {
+	key := poolKey{addr: addr, host: host, relay: relay}
+	if pc := s.pool.get(key, s.now()); pc != nil {
+		o, reusable, sent := s.transact(ctx, pc, r, raw)
+		if sent || o.ok {
+			s.release(key, pc, reusable)
+			return o, true
+		}
+		// The server closed the idle connection, or refused another
+		// message on it (421, a per-connection limit), before the message
+		// was handed over: nothing was sent, so a fresh connection may try.
+		pc.close()
+	}
+	pc, o, connected := s.open(ctx, addr, host, relay)
+	if pc == nil {
+		return o, connected
+	}
+	o, reusable, _ := s.transact(ctx, pc, r, raw)
+	s.release(key, pc, reusable)
+	return o, true
+}
+
+// release returns a connection to the pool after a transaction, or closes it.
+func (s *Service) release(key poolKey, pc *pooledConn, reusable bool) {
+	pc.uses++
+	if !reusable || pc.uses >= maxMessagesPerConn || !s.pool.put(key, pc, s.now()) {
+		pc.quit()
+	}
+}
+
+// open connects, greets, upgrades to TLS when offered and authenticates to
+// the relay.
+func (s *Service) open(ctx context.Context, addr, host string, relay bool) (*pooledConn, outcome, bool) {
 	// go-smtp upgrades only a fresh client (NewClientStartTLS, whose first
 	// EHLO names "localhost"; the EHLO after TLS carries our hostname). A
-	// server without STARTTLS costs a second connection in clear.
+	// server without STARTTLS costs a second connection in clear, once per
+	// pooled connection.
 	tlsCfg := &tls.Config{ServerName: host, InsecureSkipVerify: !relay} //nolint:gosec // opportunistic TLS (RFC 7435): no MTA-STS or DANE yet
 	if relay && s.cfg.RelayTLS != nil {
 		tlsCfg = s.cfg.RelayTLS.Clone()
@@ -62,56 +97,81 @@ func (s *Service) converse(ctx context.Context, addr, host string, relay bool, r
 			tlsCfg.ServerName = host
 		}
 	}
-	c, secure, err := s.dial(ctx, addr, tlsCfg)
+	c, conn, secure, err := s.dial(ctx, addr, tlsCfg)
 	if err != nil {
 		var se *smtp.SMTPError
 		if errors.As(err, &se) {
-			return smtpOutcome("greeting", err), true
+			return nil, smtpOutcome("greeting", err), true
 		}
-		return outcome{code: 451, detail: "4.4.1 connect " + addr + ": " + err.Error()}, false
+		return nil, outcome{code: 451, detail: "4.4.1 connect " + addr + ": " + err.Error()}, false
 	}
+	pc := &pooledConn{c: c, conn: conn, name: host}
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	defer c.Close()
 	if err := c.Hello(s.cfg.Hostname); err != nil {
-		return smtpOutcome("EHLO", err), true
+		pc.close()
+		return nil, smtpOutcome("EHLO", err), true
 	}
 	if relay && s.cfg.RelayUsername != "" {
 		ip := net.ParseIP(host)
 		if !secure && (ip == nil || !ip.IsLoopback()) && host != "localhost" {
-			return outcome{code: 451, detail: "4.7.0 relay offers no STARTTLS; credentials are never sent in clear"}, true
+			pc.quit()
+			return nil, outcome{code: 451, detail: "4.7.0 relay offers no STARTTLS; credentials are never sent in clear"}, true
 		}
 		if err := c.Auth(sasl.NewPlainClient("", s.cfg.RelayUsername, s.cfg.RelayPassword)); err != nil {
 			// A rejected login is a configuration problem, not the
 			// recipient's: retry (and alert through the logs) rather than bounce.
+			pc.quit()
 			o := smtpOutcome("AUTH", err)
 			o.permanent = false
-			return o, true
+			return nil, o, true
 		}
 	}
+	return pc, outcome{}, true
+}
+
+// transact sends one message on an open connection. reusable says the
+// connection may carry another message; sent says the server got past
+// MAIL FROM (so a failure is the server's answer about this message, not a
+// dead connection).
+func (s *Service) transact(ctx context.Context, pc *pooledConn, r row, raw []byte) (o outcome, reusable, sent bool) {
+	c := pc.c
+	_ = pc.conn.SetDeadline(time.Now().Add(s.cfg.Timeout))
+	if dl, ok := ctx.Deadline(); ok {
+		_ = pc.conn.SetDeadline(dl)
+	}
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	// After a refused transaction the server is reset (RFC 5321 section
+	// 4.1.1.5) so the next one starts clean.
+	reset := func(o outcome) (outcome, bool, bool) { return o, c.Reset() == nil, true }
 	if err := c.Mail(r.MailFrom, &smtp.MailOptions{Size: int64(len(raw))}); err != nil {
-		return smtpOutcome("MAIL FROM", err), true
+		var se *smtp.SMTPError
+		if errors.As(err, &se) && se.Code != 421 {
+			return reset(smtpOutcome("MAIL FROM", err))
+		}
+		return smtpOutcome("MAIL FROM", err), false, false
 	}
 	if err := c.Rcpt(r.Rcpt, nil); err != nil {
-		return smtpOutcome("RCPT TO", err), true
+		return reset(smtpOutcome("RCPT TO", err))
 	}
 	w, err := c.Data()
 	if err != nil {
-		return smtpOutcome("DATA", err), true
+		return reset(smtpOutcome("DATA", err))
 	}
 	if _, err := w.Write(raw); err != nil {
-		return smtpOutcome("DATA", err), true
+		return smtpOutcome("DATA", err), false, true
 	}
 	resp, err := w.CloseWithResponse()
 	if err != nil {
-		return smtpOutcome("end of DATA", err), true
+		var se *smtp.SMTPError
+		return smtpOutcome("end of DATA", err), errors.As(err, &se) && se.Code != 421, true
 	}
-	_ = c.Quit()
-	return outcome{ok: true, code: 250, detail: strings.TrimSpace(host + ": " + resp.StatusText)}, true
+	return outcome{ok: true, code: 250, detail: strings.TrimSpace(pc.name + ": " + resp.StatusText)}, true, true
 }
 
 // dial connects and upgrades with STARTTLS when the server offers it.
-func (s *Service) dial(ctx context.Context, addr string, tlsCfg *tls.Config) (*smtp.Client, bool, error) {
+func (s *Service) dial(ctx context.Context, addr string, tlsCfg *tls.Config) (*smtp.Client, net.Conn, bool, error) {
 	connect := func() (net.Conn, error) {
 		d := net.Dialer{}
 		conn, err := d.DialContext(ctx, "tcp", addr)
@@ -125,20 +185,20 @@ func (s *Service) dial(ctx context.Context, addr string, tlsCfg *tls.Config) (*s
 	}
 	conn, err := connect()
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	c, err := smtp.NewClientStartTLS(conn, tlsCfg)
 	if err == nil {
-		return c, true, nil
+		return c, conn, true, nil
 	}
 	conn.Close()
 	if !strings.Contains(err.Error(), "support STARTTLS") {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	if conn, err = connect(); err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
-	return smtp.NewClient(conn), false, nil
+	return smtp.NewClient(conn), conn, false, nil
 }
 
 // smtpOutcome classifies an SMTP client error: 5xx is permanent, 4xx and

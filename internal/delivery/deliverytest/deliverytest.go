@@ -1,17 +1,23 @@
 // Package deliverytest has the real servers outbound mail tests talk to: an
 // authoritative DNS server on loopback (miekg/dns) for MX, A, DKIM and DMARC
-// records, and an SMTP sink (this project's smtpserver) that keeps what it
-// accepts or answers with a chosen error.
+// records, an SMTP sink (this project's smtpserver) that keeps what it
+// accepts or answers with a chosen error, and a relay (smarthost) that
+// requires AUTH PLAIN after STARTTLS.
 package deliverytest
 
 import (
 	"context"
+	"crypto/tls"
+	"io"
+	"log"
 	"net"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
 	"github.com/miekg/dns"
 
 	"github.com/agentsvc/agentsvc/internal/smtpserver"
@@ -145,6 +151,8 @@ type Received struct {
 	Recipients []string
 	TLS        bool
 	Raw        []byte
+	// At is when the sink had the message, just before its 250 went out.
+	At time.Time
 }
 
 // Sink is an SMTP server that keeps what it accepts.
@@ -157,6 +165,8 @@ type Sink struct {
 	// reject, when set, answers RCPT for an address with an error
 	// (smtpserver.ErrUnknownRecipient → 550, ErrOverQuota → 452).
 	reject func(rcpt string) error
+	// delay holds each message before its 250 (a slow receiver).
+	delay time.Duration
 }
 
 // StartSink runs a sink with STARTTLS (self-signed) on 127.0.0.1 until the
@@ -213,10 +223,28 @@ func (s *Sink) CheckRecipient(_ context.Context, rcpt string) error {
 	return nil
 }
 
-// Deliver implements smtpserver.Backend.
-func (s *Sink) Deliver(_ context.Context, env smtpserver.Envelope, raw []byte) error {
+// SetDelay makes the sink wait d before accepting each message.
+func (s *Sink) SetDelay(d time.Duration) {
 	s.mu.Lock()
-	s.received = append(s.received, Received{MailFrom: env.MailFrom, Recipients: env.Recipients, TLS: env.TLS, Raw: append([]byte(nil), raw...)})
+	defer s.mu.Unlock()
+	s.delay = d
+}
+
+// Deliver implements smtpserver.Backend.
+func (s *Sink) Deliver(ctx context.Context, env smtpserver.Envelope, raw []byte) error {
+	s.mu.Lock()
+	d := s.delay
+	s.mu.Unlock()
+	if d > 0 {
+		select {
+		case <-time.After(d):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	s.mu.Lock()
+	s.received = append(s.received, Received{MailFrom: env.MailFrom, Recipients: env.Recipients, TLS: env.TLS,
+		Raw: append([]byte(nil), raw...), At: time.Now()})
 	s.mu.Unlock()
 	select {
 	case s.arrived <- struct{}{}:
@@ -255,3 +283,109 @@ func (s *Sink) Wait(t testing.TB, n int, timeout time.Duration) []Received {
 		}
 	}
 }
+
+// Relay is a smarthost that requires AUTH PLAIN, which it offers only after
+// STARTTLS (go-smtp's default): a message arrives only from a client that
+// upgraded and logged in with the right credentials.
+type Relay struct {
+	Addr string
+	// TLS is the relay's certificate, for the client's root pool.
+	TLS *tls.Config
+
+	mu       sync.Mutex
+	received []Received
+	logins   []string // usernames that authenticated, one per session
+	failures int      // rejected logins
+}
+
+// StartRelay runs a Relay on 127.0.0.1 until the test ends.
+func StartRelay(t testing.TB, username, password string) *Relay {
+	t.Helper()
+	tlsCfg, err := smtpserver.SelfSignedTLS("relay.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Relay{TLS: tlsCfg}
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		return &relaySession{r: r, user: username, pass: password, c: c}, nil
+	}))
+	srv.Domain = "relay.test"
+	srv.ErrorLog = log.New(io.Discard, "", 0) // clients hanging up are expected
+	srv.TLSConfig = tlsCfg
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Addr = ln.Addr().String()
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return r
+}
+
+// Received returns what arrived so far.
+func (r *Relay) Received() []Received {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Received(nil), r.received...)
+}
+
+// Logins returns the usernames of successful logins and the number of
+// rejected ones.
+func (r *Relay) Logins() ([]string, int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.logins...), r.failures
+}
+
+type relaySession struct {
+	r          *Relay
+	c          *smtp.Conn
+	user, pass string
+	authed     bool
+	from       string
+	rcpts      []string
+}
+
+func (s *relaySession) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (s *relaySession) Auth(mech string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(_, username, password string) error {
+		s.r.mu.Lock()
+		defer s.r.mu.Unlock()
+		if username != s.user || password != s.pass {
+			s.r.failures++
+			return smtp.ErrAuthFailed
+		}
+		s.authed = true
+		s.r.logins = append(s.r.logins, username)
+		return nil
+	}), nil
+}
+
+func (s *relaySession) Mail(from string, _ *smtp.MailOptions) error {
+	if !s.authed {
+		return smtp.ErrAuthRequired
+	}
+	s.from = from
+	return nil
+}
+
+func (s *relaySession) Rcpt(to string, _ *smtp.RcptOptions) error {
+	s.rcpts = append(s.rcpts, to)
+	return nil
+}
+
+func (s *relaySession) Data(rd io.Reader) error {
+	raw, err := io.ReadAll(rd)
+	if err != nil {
+		return err
+	}
+	_, isTLS := s.c.TLSConnectionState()
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
+	s.r.received = append(s.r.received, Received{MailFrom: s.from, Recipients: s.rcpts, TLS: isTLS, Raw: raw, At: time.Now()})
+	return nil
+}
+
+func (s *relaySession) Reset()        { s.from, s.rcpts = "", nil }
+func (s *relaySession) Logout() error { return nil }
