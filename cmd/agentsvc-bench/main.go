@@ -44,7 +44,9 @@ func main() {
 		err = benchAPI(os.Args[2:])
 	case "vault":
 		_ = fs.Parse(os.Args[2:])
+		stopProfile := profile()
 		err = vaultbench.Run(os.Stdout, *d, *c)
+		stopProfile()
 	case "smtp":
 		_ = fs.Parse(os.Args[2:])
 		err = inboundbench.RunIngest(os.Stdout, *d)
