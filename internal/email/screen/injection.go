@@ -83,6 +83,9 @@ type pattern struct {
 	// need lists literals one of which every match contains (nil: none
 	// known); see prefilter.go.
 	need []string
+	// needASCII is the ASCII part of need: all that can occur in ASCII
+	// text, which most mail is.
+	needASCII []string
 }
 
 // injectionRules holds every compiled pattern; built once per Detector.
@@ -104,6 +107,8 @@ type injectionRules struct {
 	// of that signal needs. Checking them with strings.Contains first
 	// keeps screening fast: most paragraphs skip most patterns.
 	gates [numSignals][]string
+	// gatesASCII are the ASCII words of gates, for ASCII paragraphs.
+	gatesASCII [numSignals][]string
 }
 
 // Shared vocabulary. Patterns run on lower-cased, normalized text.
@@ -277,14 +282,14 @@ func newInjectionRules() *injectionRules {
 // coverGates extends the hand-written per-signal gates so that every
 // pattern's prefilter literals are covered: a paragraph that can match a
 // pattern contains one of its literals, so it contains a gate word too. A
-// pattern after the first from without a prefilter opens its signal's gate
-// entirely (the earlier ones are covered by the hand-written words). This
-// keeps the gates sound as patterns are added.
+// pattern without a prefilter opens its signal's gate entirely. Patterns
+// before from are covered by the hand-written words. This keeps the gates
+// sound as patterns are added.
 func (r *injectionRules) coverGates(from int) {
 	open := [numSignals]bool{}
-	for i, pt := range r.patterns {
+	for _, pt := range r.patterns[from:] {
 		if pt.need == nil {
-			open[pt.sig] = i >= from || open[pt.sig]
+			open[pt.sig] = true
 			continue
 		}
 		for _, lit := range pt.need {
@@ -305,6 +310,27 @@ func (r *injectionRules) coverGates(from int) {
 			r.gates[s] = nil
 		}
 	}
+	for s, g := range r.gates {
+		if g != nil {
+			r.gatesASCII[s] = asciiOnly(g)
+		}
+	}
+	for i := range r.patterns {
+		if r.patterns[i].need != nil {
+			r.patterns[i].needASCII = asciiOnly(r.patterns[i].need)
+		}
+	}
+}
+
+// asciiOnly returns the ASCII strings of list, never nil.
+func asciiOnly(list []string) []string {
+	out := []string{}
+	for _, w := range list {
+		if isASCII(w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // gated reports whether p contains a word every pattern of sig needs.
@@ -312,6 +338,9 @@ func (r *injectionRules) gated(sig signal, p string) bool {
 	g := r.gates[sig]
 	if g == nil {
 		return true
+	}
+	if isASCII(p) {
+		g = r.gatesASCII[sig]
 	}
 	for _, w := range g {
 		if strings.Contains(p, w) {
@@ -520,6 +549,7 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 	// Reported speech is removed before matching order-like signals.
 	unq := r.quoted.ReplaceAllString(flat, "")
 	var gate [numSignals]uint8 // 0 unknown, 1 open, 2 closed
+	ascii := isASCII(p)
 	for _, pt := range r.patterns {
 		if set.has(pt.sig) && !pt.negatable {
 			continue
@@ -542,7 +572,11 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 				gate[pt.sig] = 1
 			}
 		}
-		if gate[pt.sig] == 2 || !mayMatch(pt.need, subject) {
+		need := pt.need
+		if ascii && need != nil {
+			need = pt.needASCII
+		}
+		if gate[pt.sig] == 2 || !mayMatch(need, subject) {
 			continue
 		}
 		if !pt.negatable {
