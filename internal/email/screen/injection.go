@@ -109,6 +109,8 @@ type injectionRules struct {
 	gates [numSignals][]string
 	// gatesASCII are the ASCII words of gates, for ASCII paragraphs.
 	gatesASCII [numSignals][]string
+	// handGated is the number of patterns whose gates were written by hand.
+	handGated int
 }
 
 // Shared vocabulary. Patterns run on lower-cased, normalized text.
@@ -243,7 +245,7 @@ func newInjectionRules() *injectionRules {
 	add(sigSensitive, false, secretObj)
 	// The gates below were written by hand for the patterns so far; later
 	// patterns extend them automatically (coverGates).
-	handGated := len(r.patterns)
+	r.handGated = len(r.patterns)
 	addJailbreak(add)
 	addMultilingual(add)
 
@@ -275,7 +277,7 @@ func newInjectionRules() *injectionRules {
 			"überweis", "purchase order"},
 		sigDecodeRun: {"decod", "decrypt", "rot", "base", "reverse", "unscramble"},
 	}
-	r.coverGates(handGated)
+	r.coverGates(r.handGated)
 	return r
 }
 

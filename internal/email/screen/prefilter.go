@@ -2,8 +2,8 @@ package screen
 
 import (
 	"regexp"
-	"slices"
 	"regexp/syntax"
+	"slices"
 	"strings"
 )
 
