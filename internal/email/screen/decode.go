@@ -58,6 +58,9 @@ func (r *injectionRules) decodePayloads(text string) []string {
 			}
 		}
 	}
+	if t := tagText(text); t != "" {
+		keep(t)
+	}
 	if r.rotHint.MatchString(strings.ToLower(text)) {
 		out = append(out, rot13(text))
 	}

@@ -51,10 +51,10 @@ func TestEvalGoals(t *testing.T) {
 	}
 }
 
-// TestHoldout runs the held-out set, written after the rules were frozen.
-// It is never used for tuning; it guards the false-positive goals (the
-// cost of a wrong block is paid on every benign message) and a recall floor
-// well below the goal, and it logs the figures reported in the README.
+// TestHoldout runs the first held-out set. It was written after an earlier
+// freeze and its two misses (Russian, informal French) were looked at, so it
+// is now a regression set: it guards the false-positive goals and a recall
+// floor below the goal.
 func TestHoldout(t *testing.T) {
 	rep := evaluate(t, filepath.Join("testdata", "holdout"))
 	if rep.Files < 40 {
@@ -145,5 +145,36 @@ func TestRunEvalErrors(t *testing.T) {
 				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestHoldout2 runs the second held-out set, written after the rules were
+// frozen (commit 477a2aa), mostly in languages and styles the rules do not
+// target specifically. It is not a tuning target. It asserts the
+// false-positive goals. Recall on this set was measured once, at the
+// freeze, well below the goals (README): the test logs the gap to the goal
+// and asserts only floors just under that first measurement, so it guards
+// against regressions without pretending the goal is met.
+func TestHoldout2(t *testing.T) {
+	rep := evaluate(t, filepath.Join("testdata", "holdout2"))
+	if rep.Files < 60 {
+		t.Fatalf("holdout2 has %d messages, want at least 60", rep.Files)
+	}
+	// Measured at the freeze: injection 9/22 = 0.409, lookalike 10/12 = 0.833.
+	floors := map[Reason]float64{ReasonPromptInjection: 0.40, ReasonLookalikeDomain: 0.80}
+	for reason, g := range goals {
+		s := rep.Scores[reason]
+		if s == nil {
+			t.Fatalf("no labels for %s", reason)
+		}
+		if s.FalsePositiveRate > g.maxFPR {
+			t.Errorf("%s holdout2 false-positive rate %.3f > %.2f", reason, s.FalsePositiveRate, g.maxFPR)
+		}
+		if s.Recall < g.recall {
+			t.Logf("%s holdout2 recall %.3f is below the goal %.2f", reason, s.Recall, g.recall)
+		}
+		if s.Recall < floors[reason] {
+			t.Errorf("%s holdout2 recall %.3f < regression floor %.2f", reason, s.Recall, floors[reason])
+		}
 	}
 }

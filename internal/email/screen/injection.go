@@ -83,11 +83,15 @@ type pattern struct {
 	// need lists literals one of which every match contains (nil: none
 	// known); see prefilter.go.
 	need []string
+	// needASCII is the ASCII part of need: all that can occur in ASCII
+	// text, which most mail is.
+	needASCII []string
 }
 
 // injectionRules holds every compiled pattern; built once per Detector.
 type injectionRules struct {
 	patterns   []pattern
+	compact    []compactRule
 	userLine   filteredRe
 	assistLine filteredRe
 	quoted     filteredRe
@@ -103,6 +107,10 @@ type injectionRules struct {
 	// of that signal needs. Checking them with strings.Contains first
 	// keeps screening fast: most paragraphs skip most patterns.
 	gates [numSignals][]string
+	// gatesASCII are the ASCII words of gates, for ASCII paragraphs.
+	gatesASCII [numSignals][]string
+	// handGated is the number of patterns whose gates were written by hand.
+	handGated int
 }
 
 // Shared vocabulary. Patterns run on lower-cased, normalized text.
@@ -128,8 +136,11 @@ func newInjectionRules() *injectionRules {
 		urlEnc:    regexp.MustCompile(`(?:%[0-9A-Fa-f]{2}[^\s%]{0,3}){6,}`),
 		uniEsc:    regexp.MustCompile(`(?i)(?:\\u[0-9a-f]{4}[^\\\s]{0,2}){4,}`),
 		rotHint:   mustFiltered(`rot-? ?13|caesar|cipher|decode|decrypt`),
-		negation:  regexp.MustCompile(`(?:\bnever|\bnot|n't|\bno need to|\bnunca|\bjamais|\bnie|不要|请勿|切勿)\W+(?:\w+\W+){0,3}$`),
+		// Negations in the languages of multilingual.go; words are
+		// letters of any script (\w is ASCII-only). CJK has no spaces.
+		negation: regexp.MustCompile(`(?:(?:\bnever|\bnot|n't|\bno need to|\bnunca|\bjamais|\bnie|\bnicht|\bniemals|\bnão|\bnao|\bniet|\bnooit|\bnigdy|\basla|(?:^|[^\pL])(?:не|никогда|ne|mai))[^\pL\pN]+(?:[\pL\pN_'-]+[^\pL\pN]+){0,3}|(?:不要|请勿|切勿|請勿|不得|禁止|绝不|絕不|決して|絶対に).{0,6})$`),
 	}
+	r.compact = newCompactRules()
 	add := func(sig signal, negatable bool, exprs ...string) {
 		for _, e := range exprs {
 			r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: requiredLiterals(e)})
@@ -232,6 +243,11 @@ func newInjectionRules() *injectionRules {
 		`\b(?:follow|execute|carry out|obey|perform)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:steps|instructions|commands?)\s+(?:it|they|that it|in it|it contains|contained|encoded|decoded)\b`,
 	)
 	add(sigSensitive, false, secretObj)
+	// The gates below were written by hand for the patterns so far; later
+	// patterns extend them automatically (coverGates).
+	r.handGated = len(r.patterns)
+	addJailbreak(add)
+	addMultilingual(add)
 
 	agentGate := []string{" ai", "ai ", "ai:", "ai,", "ai-", "(ai", "ai助", "assist", "agent", "bot", "model", "llm", "gpt", "pilot", "triag", "summari", "whoever", "whatever",
 		"助", "アシスタント", "asistente", "automated", "processing", "parsing", "classifying", "screening", "routing", "ki-", "ki "}
@@ -261,7 +277,62 @@ func newInjectionRules() *injectionRules {
 			"überweis", "purchase order"},
 		sigDecodeRun: {"decod", "decrypt", "rot", "base", "reverse", "unscramble"},
 	}
+	r.coverGates(r.handGated)
 	return r
+}
+
+// coverGates extends the hand-written per-signal gates so that every
+// pattern's prefilter literals are covered: a paragraph that can match a
+// pattern contains one of its literals, so it contains a gate word too. A
+// pattern without a prefilter opens its signal's gate entirely. Patterns
+// before from are covered by the hand-written words. This keeps the gates
+// sound as patterns are added.
+func (r *injectionRules) coverGates(from int) {
+	open := [numSignals]bool{}
+	for _, pt := range r.patterns[from:] {
+		if pt.need == nil {
+			open[pt.sig] = true
+			continue
+		}
+		for _, lit := range pt.need {
+			covered := false
+			for _, g := range r.gates[pt.sig] {
+				if strings.Contains(lit, g) {
+					covered = true
+					break
+				}
+			}
+			if !covered {
+				r.gates[pt.sig] = append(r.gates[pt.sig], lit)
+			}
+		}
+	}
+	for s, o := range open {
+		if o {
+			r.gates[s] = nil
+		}
+	}
+	for s, g := range r.gates {
+		if g != nil {
+			r.gatesASCII[s] = asciiOnly(g)
+		}
+	}
+	for i := range r.patterns {
+		if r.patterns[i].need != nil {
+			r.patterns[i].needASCII = asciiOnly(r.patterns[i].need)
+		}
+	}
+}
+
+// asciiOnly returns the ASCII strings of list, never nil.
+func asciiOnly(list []string) []string {
+	out := []string{}
+	for _, w := range list {
+		if isASCII(w) {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // gated reports whether p contains a word every pattern of sig needs.
@@ -269,6 +340,9 @@ func (r *injectionRules) gated(sig signal, p string) bool {
 	g := r.gates[sig]
 	if g == nil {
 		return true
+	}
+	if isASCII(p) {
+		g = r.gatesASCII[sig]
 	}
 	for _, w := range g {
 		if strings.Contains(p, w) {
@@ -458,11 +532,26 @@ func (r *injectionRules) scoreSegment(s segment, internal bool, seen map[string]
 }
 
 func (r *injectionRules) signals(p string) sigSet {
+	set := r.signalsOf(p)
+	// Spaced-out letters ("i g n o r e   a l l") are read joined up too.
+	if d, ok := despace(p); ok {
+		set |= r.signalsOf(d)
+		for _, c := range r.compact {
+			if c.re.MatchString(d) {
+				set.add(c.sig)
+			}
+		}
+	}
+	return set
+}
+
+func (r *injectionRules) signalsOf(p string) sigSet {
 	var set sigSet
 	flat := strings.ReplaceAll(p, "\n", " ")
 	// Reported speech is removed before matching order-like signals.
 	unq := r.quoted.ReplaceAllString(flat, "")
 	var gate [numSignals]uint8 // 0 unknown, 1 open, 2 closed
+	ascii := isASCII(p)
 	for _, pt := range r.patterns {
 		if set.has(pt.sig) && !pt.negatable {
 			continue
@@ -485,7 +574,11 @@ func (r *injectionRules) signals(p string) sigSet {
 				gate[pt.sig] = 1
 			}
 		}
-		if gate[pt.sig] == 2 || !mayMatch(pt.need, subject) {
+		need := pt.need
+		if ascii && need != nil {
+			need = pt.needASCII
+		}
+		if gate[pt.sig] == 2 || !mayMatch(need, subject) {
 			continue
 		}
 		if !pt.negatable {
@@ -513,6 +606,8 @@ func splitParagraphs(text string) []string {
 			out = append(out, p)
 		}
 	}
+	// An instruction written a word or two per paragraph is read as one.
+	out = mergeShortParagraphs(out)
 	// Very long paragraphs (minified HTML text, CSV without blank lines)
 	// are cut into line groups so windows stay local.
 	var res []string
@@ -543,6 +638,9 @@ func collectSegments(m Message, hv htmlView) []segment {
 	var segs []segment
 	body := m.Subject + "\n\n" + m.Text
 	segs = appendWithCode(segs, zoneBody, body)
+	for _, c := range textComments(m.Text) {
+		segs = append(segs, segment{zoneComment, c})
+	}
 	if hv.visible != "" {
 		segs = appendWithCode(segs, zoneBody, hv.visible)
 	}
@@ -560,10 +658,26 @@ func collectSegments(m Message, hv htmlView) []segment {
 			continue
 		}
 		t := a.Text
-		if strings.Contains(strings.ToLower(a.ContentType), "calendar") || strings.HasSuffix(strings.ToLower(a.Filename), ".ics") {
+		ct, name := strings.ToLower(a.ContentType), strings.ToLower(a.Filename)
+		if strings.Contains(ct, "calendar") || strings.HasSuffix(name, ".ics") {
 			t = unfoldICS(t)
 		}
+		if strings.Contains(ct, "html") || strings.HasSuffix(name, ".html") || strings.HasSuffix(name, ".htm") {
+			// An HTML attachment hides text the same ways an HTML body does.
+			av := extractHTML(t)
+			segs = appendWithCode(segs, zoneAttachment, av.visible)
+			for _, h := range av.hidden {
+				segs = append(segs, segment{zoneHidden, h})
+			}
+			for _, c := range av.comments {
+				segs = append(segs, segment{zoneComment, c})
+			}
+			continue
+		}
 		segs = appendWithCode(segs, zoneAttachment, t)
+		for _, c := range textComments(t) {
+			segs = append(segs, segment{zoneComment, c})
+		}
 	}
 	return segs
 }

@@ -3,6 +3,7 @@ package screen
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 )
 
@@ -52,18 +53,42 @@ func required(re *syntax.Regexp) ([]string, bool) {
 	case syntax.OpConcat:
 		// Every part of a concatenation occurs in a match: any part's set
 		// will do; take the most selective (longest shortest literal, not
-		// counting white space, which every paragraph has).
+		// counting white space, which every paragraph has). Runs of parts
+		// that match only a few fixed strings are joined first, so that
+		// "da(?:me|nos)" (how Simplify factors "dame|danos") yields "dame"
+		// and "danos" rather than "da".
 		var best []string
 		bestLen := 0
-		for _, sub := range re.Sub {
-			lits, ok := required(sub)
-			if !ok {
-				continue
-			}
+		consider := func(lits []string) {
 			if l := shortest(lits); l > bestLen || (l == bestLen && len(lits) < len(best)) {
 				best, bestLen = lits, l
 			}
 		}
+		var run []string // product of the current run of exact parts
+		flush := func() {
+			if len(run) > 0 && !slices.Contains(run, "") {
+				consider(run)
+			}
+			run = nil
+		}
+		for _, sub := range re.Sub {
+			if ex, ok := exact(sub); ok {
+				if run == nil {
+					run = ex
+				} else if p, ok := product(run, ex); ok {
+					run = p
+				} else {
+					flush()
+					run = ex
+				}
+				continue
+			}
+			flush()
+			if lits, ok := required(sub); ok {
+				consider(lits)
+			}
+		}
+		flush()
 		return best, bestLen > 0
 	case syntax.OpAlternate:
 		// A match is a match of one branch: every branch must require
@@ -142,4 +167,66 @@ func (f filteredRe) ReplaceAllString(s, repl string) string {
 		return s
 	}
 	return f.re.ReplaceAllString(s, repl)
+}
+
+// exact returns every string re matches when that is a small finite set
+// (literals, small letter classes, alternations and optional parts of
+// those), lower-cased like required's literals.
+func exact(re *syntax.Regexp) ([]string, bool) {
+	switch re.Op {
+	case syntax.OpLiteral, syntax.OpCharClass:
+		return required(re)
+	case syntax.OpEmptyMatch:
+		return []string{""}, true
+	case syntax.OpCapture:
+		return exact(re.Sub[0])
+	case syntax.OpQuest:
+		ex, ok := exact(re.Sub[0])
+		if !ok {
+			return nil, false
+		}
+		return append([]string{""}, ex...), true
+	case syntax.OpAlternate:
+		var out []string
+		for _, sub := range re.Sub {
+			ex, ok := exact(sub)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, ex...)
+		}
+		return out, len(out) <= maxProductLits
+	case syntax.OpConcat:
+		out := []string{""}
+		for _, sub := range re.Sub {
+			ex, ok := exact(sub)
+			if !ok {
+				return nil, false
+			}
+			if out, ok = product(out, ex); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// maxProductLits bounds the strings a joined run of parts may stand for:
+// joining makes literals longer but more numerous, and a pattern's
+// alternation of many such runs would exceed maxPrefilterLits.
+const maxProductLits = 24
+
+// product returns every a+b, or false when there would be too many.
+func product(as, bs []string) ([]string, bool) {
+	if len(as)*len(bs) > maxProductLits {
+		return nil, false
+	}
+	out := make([]string, 0, len(as)*len(bs))
+	for _, a := range as {
+		for _, b := range bs {
+			out = append(out, a+b)
+		}
+	}
+	return out, true
 }

@@ -21,7 +21,9 @@ func TestRequiredLiterals(t *testing.T) {
 		{`(?:foo|x*)`, nil},
 		{`(?:abc){2,}`, []string{"abc"}},
 		{`(?:abc){0,2}`, nil},
-		{`summari[sz]e`, []string{"summari"}},
+		{`summari[sz]e`, []string{"summarise", "summarize"}},
+		{`da(?:me|nos)\b`, []string{"dame", "danos"}},
+		{`pre-?(?:approved|cleared)`, []string{"preapproved", "precleared", "pre-approved", "pre-cleared"}},
 		{`[\w-]+`, nil},
 	} {
 		got := requiredLiterals(tc.expr)
@@ -76,7 +78,7 @@ func evalParagraphs(t *testing.T) []string {
 	t.Helper()
 	r := newInjectionRules()
 	var out []string
-	for _, dir := range []string{"eval", "holdout"} {
+	for _, dir := range []string{"eval", "holdout", "holdout2"} {
 		files, err := filepath.Glob(filepath.Join("testdata", dir, "*.eml"))
 		if err != nil {
 			t.Fatal(err)
