@@ -22,6 +22,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/store"
 	"github.com/agentsvc/agentsvc/internal/vault"
+	"github.com/agentsvc/agentsvc/internal/webhooks"
 )
 
 // Deps are the domain services the API translates to.
@@ -36,6 +37,8 @@ type Deps struct {
 	// Metrics receives the request metrics; nil means none.
 	Metrics prometheus.Registerer
 	Version string
+
+	Webhooks *webhooks.Service
 }
 
 // Options tune limits.
@@ -102,6 +105,7 @@ func New(deps Deps, opts Options) *Server {
 	s.registerInboxes()
 	s.registerAgents()
 	s.registerAudit()
+	s.registerWebhooks()
 	s.registerVault()
 	s.registerMailbox()
 	s.registerMailEvents()
