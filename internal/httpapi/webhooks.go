@@ -18,10 +18,10 @@ type webhookIDIn struct {
 	ID string `path:"id" doc:"Webhook endpoint id (whe_…)."`
 }
 
-type webhookOut struct{ Body webhooks.Endpoint }
+type webhookOut struct{ Body webhooks.WebhookEndpoint }
 
 type listWebhooksOut struct {
-	Body *Page[webhooks.Endpoint]
+	Body *Page[webhooks.WebhookEndpoint]
 }
 
 type createWebhookIn struct {
@@ -33,7 +33,7 @@ type createWebhookIn struct {
 	}
 }
 
-type createWebhookOut struct{ Body webhooks.WithSecret }
+type createWebhookOut struct{ Body webhooks.WebhookWithSecret }
 
 type updateWebhookIn struct {
 	ID   string `path:"id" doc:"Webhook endpoint id (whe_…)."`
@@ -46,7 +46,7 @@ type updateWebhookIn struct {
 	}
 }
 
-type rotateWebhookOut struct{ Body webhooks.Rotated }
+type rotateWebhookOut struct{ Body webhooks.RotatedSecret }
 
 // deliveryPageParams are PageParams with the delivery log's larger limit.
 type deliveryPageParams struct {
@@ -59,12 +59,12 @@ type listDeliveriesIn struct {
 	deliveryPageParams
 }
 
-type listDeliveriesOut struct{ Body *Page[webhooks.Delivery] }
+type listDeliveriesOut struct{ Body *Page[webhooks.WebhookDelivery] }
 
-type deliveryOut struct{ Body webhooks.Delivery }
+type deliveryOut struct{ Body webhooks.WebhookDelivery }
 
 type replayIn struct {
-	ID string `path:"id" doc:"Delivery id (whd_…)."`
+	ID string `path:"id" doc:"WebhookDelivery id (whd_…)."`
 }
 
 type redeliverIn struct {
@@ -75,7 +75,7 @@ type redeliverIn struct {
 	}
 }
 
-type redeliverOut struct{ Body webhooks.Redelivered }
+type redeliverOut struct{ Body webhooks.Redelivery }
 
 func validWebhook(id string) error {
 	if !ids.Valid("whe", id) {
@@ -96,7 +96,7 @@ func (s *Server) registerWebhooks() {
 			if err != nil {
 				return nil, err
 			}
-			return &listWebhooksOut{Body: &Page[webhooks.Endpoint]{Data: eps}}, nil
+			return &listWebhooksOut{Body: &Page[webhooks.WebhookEndpoint]{Data: eps}}, nil
 		})
 
 	register(s, huma.Operation{OperationID: "createWebhook", Method: http.MethodPost, Path: "/api/v1/webhooks", Tags: tags,
@@ -205,7 +205,7 @@ func (s *Server) registerWebhooks() {
 			if err != nil {
 				return nil, err
 			}
-			return &listDeliveriesOut{Body: pageOf(items, in.Limit, func(d webhooks.Delivery) string { return d.ID })}, nil
+			return &listDeliveriesOut{Body: pageOf(items, in.Limit, func(d webhooks.WebhookDelivery) string { return d.ID })}, nil
 		})
 
 	register(s, huma.Operation{OperationID: "replayWebhookDelivery", Method: http.MethodPost, Path: "/api/v1/webhook-deliveries/{id}/replay", Tags: tags,

@@ -34,7 +34,7 @@ type Body struct {
 // event_types filter (empty: every type) and the visibility rules (SMS and
 // social events only for endpoints created by a member or by a key holding
 // phone:manage or social:manage).
-func (e Endpoint) takes(typ string) bool {
+func (e WebhookEndpoint) takes(typ string) bool {
 	if typ == TestEventType {
 		return true
 	}
@@ -52,7 +52,7 @@ func (e Endpoint) takes(typ string) bool {
 
 // matches adds the inbox filter: SMS and social events carry no inbox, so
 // they reach only endpoints without one.
-func (e Endpoint) matches(typ, inboxID string) bool {
+func (e WebhookEndpoint) matches(typ, inboxID string) bool {
 	if e.InboxID != nil && *e.InboxID != inboxID {
 		return false
 	}
@@ -61,7 +61,7 @@ func (e Endpoint) matches(typ, inboxID string) bool {
 
 // bodyFor is the body an endpoint gets for an event: quarantined mail and
 // SMS lose their sender, subject and snippet for key-created endpoints.
-func bodyFor(e Endpoint, ev events.Event) ([]byte, error) {
+func bodyFor(e WebhookEndpoint, ev events.Event) ([]byte, error) {
 	data := ev.Data
 	if quarantined(ev.Type) && e.creatorType != "member" {
 		data = maps.Clone(ev.Data)

@@ -152,22 +152,22 @@ func checkInbox(ctx context.Context, q store.Querier, orgID, inboxID string) err
 
 // Create adds an endpoint for p's organization and returns it with its
 // secret. The endpoint receives events appended after it was created.
-func (s *Service) Create(ctx context.Context, p *auth.Principal, n NewEndpoint) (WithSecret, error) {
+func (s *Service) Create(ctx context.Context, p *auth.Principal, n NewEndpoint) (WebhookWithSecret, error) {
 	u, err := checkURL(ctx, n.URL, s.cfg.Dev, s.cfg.Resolver)
 	if err != nil {
-		return WithSecret{}, err
+		return WebhookWithSecret{}, err
 	}
 	if err := checkDescription(n.Description); err != nil {
-		return WithSecret{}, err
+		return WebhookWithSecret{}, err
 	}
 	types, err := normalizeTypes(n.EventTypes)
 	if err != nil {
-		return WithSecret{}, err
+		return WebhookWithSecret{}, err
 	}
 	now := s.now()
 	secret := newSecret()
 	id := ids.New("whe")
-	var out WithSecret
+	var out WebhookWithSecret
 	err = s.db.InTx(ctx, func(tx *store.Tx) error {
 		if err := tx.Lock(ctx, "webhooks:"+p.OrgID); err != nil {
 			return err
@@ -214,7 +214,7 @@ func (s *Service) Create(ctx context.Context, p *auth.Principal, n NewEndpoint) 
 			return err
 		}
 		ep, err := getEndpoint(ctx, tx, p.OrgID, id)
-		out = WithSecret{Endpoint: ep, Secret: secret}
+		out = WebhookWithSecret{WebhookEndpoint: ep, Secret: secret}
 		return err
 	})
 	return out, err
@@ -223,16 +223,16 @@ func (s *Service) Create(ctx context.Context, p *auth.Principal, n NewEndpoint) 
 const endpointCols = `id, org_id, url, description, event_types, inbox_id, status, secret_sealed, previous_sealed,
 	previous_expires_at, creator_type, can_sms, can_social, start_seq, failing_since, failed_attempts, created_at, updated_at`
 
-func scanEndpoint(sc interface{ Scan(...any) error }) (Endpoint, error) {
+func scanEndpoint(sc interface{ Scan(...any) error }) (WebhookEndpoint, error) {
 	var (
-		e                Endpoint
+		e                WebhookEndpoint
 		types, inbox     string
 		created, updated int64
 	)
 	err := sc.Scan(&e.ID, &e.orgID, &e.URL, &e.Description, &types, &inbox, &e.Status, &e.secretSealed, &e.prevSealed,
 		&e.prevExpires, &e.creatorType, &e.canSMS, &e.canSocial, &e.startSeq, &e.failingSince, &e.failed, &created, &updated)
 	if err != nil {
-		return Endpoint{}, err
+		return WebhookEndpoint{}, err
 	}
 	_ = json.Unmarshal([]byte(types), &e.EventTypes)
 	if e.EventTypes == nil {
@@ -253,21 +253,21 @@ func scanEndpoint(sc interface{ Scan(...any) error }) (Endpoint, error) {
 	return e, nil
 }
 
-func getEndpoint(ctx context.Context, q store.Querier, orgID, id string) (Endpoint, error) {
+func getEndpoint(ctx context.Context, q store.Querier, orgID, id string) (WebhookEndpoint, error) {
 	e, err := scanEndpoint(q.QueryRowContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE id = $1 AND org_id = $2`, id, orgID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Endpoint{}, apierr.NotFound("webhook endpoint")
+		return WebhookEndpoint{}, apierr.NotFound("webhook endpoint")
 	}
 	return e, err
 }
 
-func listEndpoints(ctx context.Context, q store.Querier, orgID string) ([]Endpoint, error) {
+func listEndpoints(ctx context.Context, q store.Querier, orgID string) ([]WebhookEndpoint, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE org_id = $1 ORDER BY id DESC`, orgID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []Endpoint{}
+	out := []WebhookEndpoint{}
 	for rows.Next() {
 		e, err := scanEndpoint(rows)
 		if err != nil {
@@ -280,41 +280,41 @@ func listEndpoints(ctx context.Context, q store.Querier, orgID string) ([]Endpoi
 
 // List returns the organization's endpoints, newest first (at most 20, so
 // one page).
-func (s *Service) List(ctx context.Context, p *auth.Principal) ([]Endpoint, error) {
+func (s *Service) List(ctx context.Context, p *auth.Principal) ([]WebhookEndpoint, error) {
 	return listEndpoints(ctx, s.db, p.OrgID)
 }
 
 // Get returns one endpoint of p's organization.
-func (s *Service) Get(ctx context.Context, p *auth.Principal, id string) (Endpoint, error) {
+func (s *Service) Get(ctx context.Context, p *auth.Principal, id string) (WebhookEndpoint, error) {
 	return getEndpoint(ctx, s.db, p.OrgID, id)
 }
 
 // Update applies a PATCH. Activating a paused or disabled endpoint resets
 // its failure count.
-func (s *Service) Update(ctx context.Context, p *auth.Principal, id string, patch EndpointPatch) (Endpoint, error) {
+func (s *Service) Update(ctx context.Context, p *auth.Principal, id string, patch EndpointPatch) (WebhookEndpoint, error) {
 	var u string
 	if patch.URL != nil {
 		var err error
 		if u, err = checkURL(ctx, *patch.URL, s.cfg.Dev, s.cfg.Resolver); err != nil {
-			return Endpoint{}, err
+			return WebhookEndpoint{}, err
 		}
 	}
 	if patch.Description != nil {
 		if err := checkDescription(*patch.Description); err != nil {
-			return Endpoint{}, err
+			return WebhookEndpoint{}, err
 		}
 	}
 	var types []string
 	if patch.EventTypes != nil {
 		var err error
 		if types, err = normalizeTypes(*patch.EventTypes); err != nil {
-			return Endpoint{}, err
+			return WebhookEndpoint{}, err
 		}
 	}
 	if patch.Status != nil && *patch.Status != EndpointActive && *patch.Status != EndpointPaused {
-		return Endpoint{}, apierr.Invalid("status", "must be active or paused")
+		return WebhookEndpoint{}, apierr.Invalid("status", "must be active or paused")
 	}
-	var out Endpoint
+	var out WebhookEndpoint
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		e, err := getEndpoint(ctx, tx, p.OrgID, id)
 		if err != nil {
@@ -386,10 +386,10 @@ func (s *Service) Delete(ctx context.Context, p *auth.Principal, id string) erro
 // X-Service-Signature-Previous) for 24 hours; a second rotation within
 // those hours makes the just-replaced secret the previous one, so the older
 // overlap ends at once.
-func (s *Service) Rotate(ctx context.Context, p *auth.Principal, id string) (Rotated, error) {
+func (s *Service) Rotate(ctx context.Context, p *auth.Principal, id string) (RotatedSecret, error) {
 	now := s.now()
 	secret := newSecret()
-	var out Rotated
+	var out RotatedSecret
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		e, err := getEndpoint(ctx, tx, p.OrgID, id)
 		if err != nil {
@@ -412,7 +412,7 @@ func (s *Service) Rotate(ctx context.Context, p *auth.Principal, id string) (Rot
 			previous_expires_at = $3, updated_at = $4 WHERE id = $5`, sealed, prev, store.Micros(expires), store.Micros(now), id); err != nil {
 			return fmt.Errorf("rotate: %w", err)
 		}
-		out = Rotated{Secret: secret, PreviousSecretExpiresAt: expires}
+		out = RotatedSecret{Secret: secret, PreviousSecretExpiresAt: expires}
 		return audit.Record(ctx, tx, p.OrgID, p, "webhook.rotate", audit.Target{Type: "webhook_endpoint", ID: id}, nil)
 	})
 	return out, err
@@ -420,7 +420,7 @@ func (s *Service) Rotate(ctx context.Context, p *auth.Principal, id string) (Rot
 
 // secrets opens an endpoint's current secret and, within its overlap, the
 // previous one ("" otherwise).
-func (s *Service) secrets(ctx context.Context, e Endpoint, now time.Time) (cur, prev string, err error) {
+func (s *Service) secrets(ctx context.Context, e WebhookEndpoint, now time.Time) (cur, prev string, err error) {
 	c, err := s.keys.Open(ctx, e.orgID, e.secretSealed, secretAAD(e.ID, "secret"))
 	if err != nil {
 		return "", "", fmt.Errorf("open webhook secret: %w", err)

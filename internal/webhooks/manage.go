@@ -53,9 +53,9 @@ func takeBudget(ctx context.Context, tx *store.Tx, orgID, kind string, n, limit 
 
 // Test queues a test delivery (type webhook.test, sequence "0") to an
 // active endpoint. It spends one unit of the tests-and-replays budget.
-func (s *Service) Test(ctx context.Context, p *auth.Principal, id string) (Delivery, error) {
+func (s *Service) Test(ctx context.Context, p *auth.Principal, id string) (WebhookDelivery, error) {
 	now := s.now()
-	var out Delivery
+	var out WebhookDelivery
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		ep, err := getEndpoint(ctx, tx, p.OrgID, id)
 		if err != nil {
@@ -88,14 +88,14 @@ func (s *Service) Test(ctx context.Context, p *auth.Principal, id string) (Deliv
 const deliveryCols = `id, endpoint_id, event_id, event_type, event_seq, status, attempts, next_attempt_at, last_attempt_at,
 	last_status_code, last_error, created_at, updated_at`
 
-func scanDelivery(sc interface{ Scan(...any) error }) (Delivery, error) {
+func scanDelivery(sc interface{ Scan(...any) error }) (WebhookDelivery, error) {
 	var (
-		d                        Delivery
+		d                        WebhookDelivery
 		seq, next, last, cr, upd int64
 	)
 	if err := sc.Scan(&d.ID, &d.EndpointID, &d.EventID, &d.EventType, &seq, &d.Status, &d.Attempts, &next, &last,
 		&d.LastStatusCode, &d.LastError, &cr, &upd); err != nil {
-		return Delivery{}, err
+		return WebhookDelivery{}, err
 	}
 	d.Sequence = strconv.FormatInt(seq, 10)
 	d.NextAttemptAt = store.NullTime(sql.NullInt64{Int64: next, Valid: next != 0})
@@ -104,27 +104,27 @@ func scanDelivery(sc interface{ Scan(...any) error }) (Delivery, error) {
 	return d, nil
 }
 
-func deliveryByEvent(ctx context.Context, q store.Querier, endpointID, eventID string) (Delivery, error) {
+func deliveryByEvent(ctx context.Context, q store.Querier, endpointID, eventID string) (WebhookDelivery, error) {
 	return scanDelivery(q.QueryRowContext(ctx, `SELECT `+deliveryCols+` FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2`,
 		endpointID, eventID))
 }
 
-func getDelivery(ctx context.Context, q store.Querier, orgID, id string) (Delivery, error) {
+func getDelivery(ctx context.Context, q store.Querier, orgID, id string) (WebhookDelivery, error) {
 	d, err := scanDelivery(q.QueryRowContext(ctx, `SELECT `+deliveryCols+` FROM webhook_deliveries WHERE id = $1 AND org_id = $2`, id, orgID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return Delivery{}, apierr.NotFound("webhook delivery")
+		return WebhookDelivery{}, apierr.NotFound("webhook delivery")
 	}
 	return d, err
 }
 
 // GetDelivery returns one delivery of p's organization.
-func (s *Service) GetDelivery(ctx context.Context, p *auth.Principal, id string) (Delivery, error) {
+func (s *Service) GetDelivery(ctx context.Context, p *auth.Principal, id string) (WebhookDelivery, error) {
 	return getDelivery(ctx, s.db, p.OrgID, id)
 }
 
 // Deliveries lists an endpoint's deliveries newest first, up to limit,
 // after the delivery id `after` when not empty.
-func (s *Service) Deliveries(ctx context.Context, p *auth.Principal, endpointID string, limit int, after string) ([]Delivery, error) {
+func (s *Service) Deliveries(ctx context.Context, p *auth.Principal, endpointID string, limit int, after string) ([]WebhookDelivery, error) {
 	if _, err := getEndpoint(ctx, s.db, p.OrgID, endpointID); err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func (s *Service) Deliveries(ctx context.Context, p *auth.Principal, endpointID 
 		return nil, fmt.Errorf("list deliveries: %w", err)
 	}
 	defer rows.Close()
-	out := []Delivery{}
+	out := []WebhookDelivery{}
 	for rows.Next() {
 		d, err := scanDelivery(rows)
 		if err != nil {
@@ -159,9 +159,9 @@ func requeue(ctx context.Context, tx *store.Tx, id string, now int64) error {
 // Replay sends one failed, dead or skipped delivery again. The endpoint
 // must be active (a paused one would only skip it again). It spends one
 // unit of the tests-and-replays budget.
-func (s *Service) Replay(ctx context.Context, p *auth.Principal, id string) (Delivery, error) {
+func (s *Service) Replay(ctx context.Context, p *auth.Principal, id string) (WebhookDelivery, error) {
 	now := s.now()
-	var out Delivery
+	var out WebhookDelivery
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		d, err := getDelivery(ctx, tx, p.OrgID, id)
 		if err != nil {
@@ -196,8 +196,8 @@ func (s *Service) Replay(ctx context.Context, p *auth.Principal, id string) (Del
 	return out, err
 }
 
-// Redelivered is the answer of a redeliver.
-type Redelivered struct {
+// Redelivery is the answer of a redeliver.
+type Redelivery struct {
 	Queued  int  `json:"queued" doc:"Deliveries moved back to pending."`
 	HasMore bool `json:"has_more" doc:"More deliveries match: call again (the same since) to queue the next ones."`
 }
@@ -206,7 +206,7 @@ type Redelivered struct {
 // since whose status is one of statuses (default failed, dead, skipped),
 // oldest first, at most 1,000 per call and within the organization's
 // 5,000-per-hour budget.
-func (s *Service) Redeliver(ctx context.Context, p *auth.Principal, endpointID string, since time.Time, statuses []string) (Redelivered, error) {
+func (s *Service) Redeliver(ctx context.Context, p *auth.Principal, endpointID string, since time.Time, statuses []string) (Redelivery, error) {
 	if len(statuses) == 0 {
 		statuses = []string{StatusFailed, StatusDead, StatusSkipped}
 	}
@@ -216,11 +216,11 @@ func (s *Service) Redeliver(ctx context.Context, p *auth.Principal, endpointID s
 		case StatusFailed, StatusDead, StatusSkipped:
 			want[st] = true
 		default:
-			return Redelivered{}, apierr.Invalid("statuses", "%q is not one of failed, dead, skipped", st)
+			return Redelivery{}, apierr.Invalid("statuses", "%q is not one of failed, dead, skipped", st)
 		}
 	}
 	now := s.now()
-	var out Redelivered
+	var out Redelivery
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		ep, err := getEndpoint(ctx, tx, p.OrgID, endpointID)
 		if err != nil {
@@ -267,7 +267,7 @@ func (s *Service) Redeliver(ctx context.Context, p *auth.Principal, endpointID s
 				return err
 			}
 		}
-		out = Redelivered{Queued: granted, HasMore: len(match) > granted}
+		out = Redelivery{Queued: granted, HasMore: len(match) > granted}
 		if err := audit.Record(ctx, tx, p.OrgID, p, "webhook.redeliver", audit.Target{Type: "webhook_endpoint", ID: endpointID},
 			map[string]any{"since": since, "statuses": statuses, "queued": granted}); err != nil {
 			return err

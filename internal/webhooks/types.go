@@ -91,8 +91,9 @@ const (
 var Schedule = []time.Duration{5 * time.Second, time.Minute, 5 * time.Minute, 30 * time.Minute,
 	time.Hour, 2 * time.Hour, 4 * time.Hour, 8 * time.Hour, 8 * time.Hour}
 
-// Endpoint is a webhook endpoint as the API shows it (never the secret).
-type Endpoint struct {
+// WebhookEndpoint is an endpoint as the API shows it (never the secret). The
+// names carry "Webhook" because OpenAPI schema names are global.
+type WebhookEndpoint struct {
 	ID                      string     `json:"id"`
 	URL                     string     `json:"url"`
 	Description             string     `json:"description"`
@@ -116,20 +117,20 @@ type Endpoint struct {
 	prevExpires  int64
 }
 
-// WithSecret is an endpoint with its secret, returned once at creation.
-type WithSecret struct {
-	Endpoint
+// WebhookWithSecret is an endpoint with its secret, returned once at creation.
+type WebhookWithSecret struct {
+	WebhookEndpoint
 	Secret string `json:"secret" doc:"The signing secret (whsec_…). Shown only now: store it."`
 }
 
-// Rotated is the answer of a rotation.
-type Rotated struct {
+// RotatedSecret is the answer of a rotation.
+type RotatedSecret struct {
 	Secret                  string    `json:"secret" doc:"The new signing secret (whsec_…). Shown only now."`
 	PreviousSecretExpiresAt time.Time `json:"previous_secret_expires_at" doc:"Until then deliveries are signed with both secrets."`
 }
 
-// Delivery is one event sent (or to be sent) to one endpoint.
-type Delivery struct {
+// WebhookDelivery is one event sent (or to be sent) to one endpoint.
+type WebhookDelivery struct {
 	ID             string     `json:"id"`
 	EndpointID     string     `json:"endpoint_id"`
 	EventID        string     `json:"event_id"`

@@ -99,7 +99,7 @@ func (s *Service) dispatchLoop(ctx context.Context) {
 type claimed struct {
 	id, orgID, eventID, payload string
 	attempts                    int
-	endpoint                    Endpoint
+	endpoint                    WebhookEndpoint
 }
 
 // outcome is how one attempt went.
@@ -178,8 +178,7 @@ func (s *Service) claim(ctx context.Context, n int) ([]claimed, error) {
 				) b ON b.endpoint_id = r.endpoint_id
 				WHERE r.rn + COALESCE(b.busy, 0) <= $2
 				ORDER BY r.next_attempt_at LIMIT $3)
-			AND d.status IN ('pending', 'failed') AND d.leased_until <= $1
-			FOR UPDATE SKIP LOCKED`, nowUS, PerEndpointInFlight, n)
+			AND d.status IN ('pending', 'failed') AND d.leased_until <= $1 FOR UPDATE SKIP LOCKED`, nowUS, PerEndpointInFlight, n)
 		if err != nil {
 			return fmt.Errorf("claim deliveries: %w", err)
 		}
@@ -200,7 +199,7 @@ func (s *Service) claim(ctx context.Context, n int) ([]claimed, error) {
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		eps := map[string]*Endpoint{}
+		eps := map[string]*WebhookEndpoint{}
 		for _, r := range got {
 			ep, ok := eps[r.endpointID]
 			if !ok {
@@ -264,7 +263,7 @@ func (s *Service) attempt(ctx context.Context, d claimed) outcome {
 		req.Header.Set("X-Service-Signature-Previous", sign(prev, ts, body))
 	}
 	req.Header.Set("X-Service-Event-Id", d.eventID)
-	req.Header.Set("X-Service-Delivery-Id", d.id)
+	req.Header.Set("X-Service-WebhookDelivery-Id", d.id)
 	resp, err := s.client.Do(req)
 	if err != nil {
 		switch {
