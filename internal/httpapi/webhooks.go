@@ -48,15 +48,15 @@ type updateWebhookIn struct {
 
 type rotateWebhookOut struct{ Body webhooks.RotatedSecret }
 
-// deliveryPageParams are PageParams with the delivery log's larger limit.
-type deliveryPageParams struct {
+// DeliveryPageParams are PageParams with the delivery log's larger limit.
+type DeliveryPageParams struct {
 	Limit  int    `query:"limit" minimum:"1" maximum:"200" default:"20" doc:"Items per page, 1-200."`
 	Cursor string `query:"cursor" maxLength:"256" doc:"The next_cursor of the previous page; omit for the first page."`
 }
 
 type listDeliveriesIn struct {
 	ID string `path:"id" doc:"Webhook endpoint id (whe_…)."`
-	deliveryPageParams
+	DeliveryPageParams
 }
 
 type listDeliveriesOut struct{ Body *Page[webhooks.WebhookDelivery] }
@@ -64,7 +64,7 @@ type listDeliveriesOut struct{ Body *Page[webhooks.WebhookDelivery] }
 type deliveryOut struct{ Body webhooks.WebhookDelivery }
 
 type replayIn struct {
-	ID string `path:"id" doc:"WebhookDelivery id (whd_…)."`
+	ID string `path:"id" doc:"Delivery id (whd_…)."`
 }
 
 type redeliverIn struct {

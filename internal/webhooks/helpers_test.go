@@ -1,6 +1,7 @@
 package webhooks_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -81,6 +82,7 @@ func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
 	rc.mu.Lock()
 	secret, behave := rc.secret, rc.behave
 	rc.mu.Unlock()
+	r.Body = io.NopCloser(bytes.NewReader(raw))
 	if behave != nil && behave(w, r) {
 		return
 	}

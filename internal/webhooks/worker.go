@@ -139,7 +139,14 @@ func (s *Service) deliverLoop(ctx context.Context) {
 			slots <- struct{}{}
 			inflight.Go(func() {
 				defer func() { <-slots }()
-				results <- s.attempt(ctx, d)
+				o := s.attempt(ctx, d)
+				if ctx.Err() != nil {
+					// Shutting down: the attempt was cut short by us, not by
+					// the receiver. Record nothing; the lease expires and
+					// the delivery is sent again.
+					return
+				}
+				results <- o
 			})
 		}
 		if len(batch) > 0 && len(batch) == free {
@@ -263,7 +270,7 @@ func (s *Service) attempt(ctx context.Context, d claimed) outcome {
 		req.Header.Set("X-Service-Signature-Previous", sign(prev, ts, body))
 	}
 	req.Header.Set("X-Service-Event-Id", d.eventID)
-	req.Header.Set("X-Service-WebhookDelivery-Id", d.id)
+	req.Header.Set("X-Service-Delivery-Id", d.id)
 	resp, err := s.client.Do(req)
 	if err != nil {
 		switch {
