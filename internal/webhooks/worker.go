@@ -18,9 +18,11 @@ import (
 	"github.com/agentsvc/agentsvc/internal/store"
 )
 
-// leaseSlack is added to the attempt timeout for a worker's lease: a lease
-// outliving its attempt by this much means the node died.
-const leaseSlack = 30 * time.Second
+// leaseSlack is added to the attempt timeout for a worker's lease: time to
+// record the outcome. A lease outliving its attempt by this much means the
+// node died (or stalled), and another takes the delivery: a resend, which
+// at-least-once allows, rather than a loss.
+const leaseSlack = 5 * time.Second
 
 // Kick wakes the workers and the dispatcher (tests call it after moving a
 // fake clock forward).
