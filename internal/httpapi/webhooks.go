@@ -59,7 +59,9 @@ type listDeliveriesIn struct {
 	DeliveryPageParams
 }
 
-type listDeliveriesOut struct{ Body *Page[webhooks.WebhookDelivery] }
+type listDeliveriesOut struct {
+	Body *Page[webhooks.WebhookDelivery]
+}
 
 type deliveryOut struct{ Body webhooks.WebhookDelivery }
 

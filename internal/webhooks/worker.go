@@ -332,6 +332,11 @@ func (s *Service) recordLoop(ctx context.Context, results <-chan outcome) {
 			// The leases expire and the deliveries are sent again.
 			s.log.Warn("webhook outcomes not recorded", "n", len(batch), "err", err)
 		}
+		// Recorded attempts free their endpoints' in-flight places.
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 

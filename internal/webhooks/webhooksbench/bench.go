@@ -35,10 +35,15 @@ import (
 // InFlight is how many deliveries (and bare requests) run at once.
 const InFlight = 64
 
+// Endpoints is how many endpoints share the receiver: a delivery worker
+// keeps at most webhooks.PerEndpointInFlight attempts of one endpoint in
+// flight, so 16 endpoints make the 64 in flight.
+const Endpoints = InFlight / webhooks.PerEndpointInFlight
+
 // receiver verifies and counts requests, recording event-to-receipt
-// latency of webhook deliveries.
+// latency of webhook deliveries. Each endpoint has its own path and secret.
 type receiver struct {
-	secret  atomic.Value // string
+	secrets sync.Map // path -> secret
 	count   atomic.Int64
 	bad     atomic.Int64
 	mu      sync.Mutex
@@ -52,7 +57,9 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(400)
 		return
 	}
-	if err := webhook.Verify(rc.secret.Load().(string), r.Header, raw, time.Now()); err != nil {
+	secret, _ := rc.secrets.Load(r.URL.Path)
+	sec, _ := secret.(string)
+	if err := webhook.Verify(sec, r.Header, raw, time.Now()); err != nil {
 		rc.bad.Add(1)
 		w.WriteHeader(401)
 		return
@@ -90,9 +97,9 @@ func Run(w io.Writer, d time.Duration) error {
 	srv := &http.Server{Handler: rc, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
-	url := "http://" + ln.Addr().String() + "/hook"
+	base := "http://" + ln.Addr().String()
 
-	bare, err := bareRate(ctx, rc, url, d)
+	bare, err := bareRate(ctx, rc, base+"/bare", d)
 	if err != nil {
 		return err
 	}
@@ -118,11 +125,14 @@ func Run(w io.Writer, d time.Duration) error {
 	orgID := c.Organization.ID
 	svc := webhooks.New(db, keys, webhooks.Config{Dev: true, Workers: InFlight, Logger: log})
 	p := auth.NewPrincipal(auth.KindMember, orgID, "", "mem_bench", "bench", nil)
-	ep, err := svc.Create(ctx, p, webhooks.NewEndpoint{URL: url})
-	if err != nil {
-		return err
+	for i := range Endpoints {
+		path := fmt.Sprintf("/hook/%d", i)
+		ep, err := svc.Create(ctx, p, webhooks.NewEndpoint{URL: base + path})
+		if err != nil {
+			return err
+		}
+		rc.secrets.Store(path, ep.Secret)
 	}
-	rc.secret.Store(ep.Secret)
 	rc.count.Store(0)
 
 	runCtx, stopRun := context.WithCancel(ctx)
@@ -135,12 +145,12 @@ func Run(w io.Writer, d time.Duration) error {
 	var prodErr error
 	wg.Go(func() {
 		for runCtx.Err() == nil {
-			if produced.Load()-rc.count.Load() > 4*InFlight {
+			if produced.Load()*Endpoints-rc.count.Load() > 4*InFlight {
 				time.Sleep(200 * time.Microsecond)
 				continue
 			}
 			err := db.InTx(runCtx, func(tx *store.Tx) error {
-				for range 32 {
+				for range 8 {
 					if _, err := events.Append(runCtx, tx, orgID, "", events.InboxCreated, map[string]any{"bench": true}); err != nil {
 						return err
 					}
@@ -153,7 +163,7 @@ func Run(w io.Writer, d time.Duration) error {
 				}
 				return
 			}
-			produced.Add(32)
+			produced.Add(8)
 		}
 	})
 
@@ -188,7 +198,8 @@ func Run(w io.Writer, d time.Duration) error {
 		return lat[min(len(lat)-1, int(q*float64(len(lat))))]
 	}
 	rate := float64(delivered) / elapsed.Seconds()
-	fmt.Fprintf(w, "webhook deliveries (SQLite, %d in flight, signed, verified, durable): %.0f/s\n", InFlight, rate)
+	fmt.Fprintf(w, "webhook deliveries (SQLite, %d endpoints x %d = %d in flight, signed, verified, durable): %.0f/s\n",
+		Endpoints, webhooks.PerEndpointInFlight, InFlight, rate)
 	fmt.Fprintf(w, "event-to-receipt latency: p50 %s, p99 %s (%d samples)\n", pct(0.50).Round(time.Microsecond), pct(0.99).Round(time.Microsecond), len(lat))
 	fmt.Fprintf(w, "bare Go client POST rate (same receiver, %d in flight): %.0f/s\n", InFlight, bare)
 	fmt.Fprintf(w, "ratio: %.2fx (goal >= 0.25x); deliveries recorded succeeded: %d\n", rate/bare, succeeded)
@@ -199,7 +210,7 @@ func Run(w io.Writer, d time.Duration) error {
 // verification on the receiver) with InFlight requests at once.
 func bareRate(ctx context.Context, rc *receiver, url string, d time.Duration) (float64, error) {
 	secret := "whsec_bare"
-	rc.secret.Store(secret)
+	rc.secrets.Store("/bare", secret)
 	body := []byte(`{"id":"evt_bare","type":"inbox.created","occurred_at":"2026-01-01T00:00:00Z","sequence":"1","organization_id":"org_bare","inbox_id":null,"data":{}}`)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: InFlight}, Timeout: 10 * time.Second}
 	var n atomic.Int64
