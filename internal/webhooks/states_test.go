@@ -347,6 +347,14 @@ func TestRetentionAndBudget(t *testing.T) {
 			t.Fatalf("101st test: %d %v %s", r.Status, r.Header, r.Body)
 		}
 		eventually(t, "100 deliveries", func() bool { return len(rc.all()) == webhooks.TestBudgetPerHour })
+		eventually(t, "100 recorded", func() bool {
+			for _, d := range deliveries(t, env, ep.ID) {
+				if d.Status != "succeeded" {
+					return false
+				}
+			}
+			return true
+		})
 		clk.Advance(29 * 24 * time.Hour)
 		if n, err := env.App.Webhooks.Sweep(context.Background()); err != nil || n != 0 {
 			t.Fatalf("swept %d (%v) before 30 days", n, err)

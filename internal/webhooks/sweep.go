@@ -42,12 +42,23 @@ func (n AuditNotifier) NotifyOwners(ctx context.Context, orgID, subject, text st
 func (s *Service) Sweep(ctx context.Context) (int64, error) {
 	now := s.now()
 	cutoff := store.Micros(now.Add(-Retention))
-	res, err := s.db.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE created_at < $1
-		AND (status IN ('succeeded', 'dead', 'skipped') OR updated_at < $1)`, cutoff)
-	if err != nil {
-		return 0, fmt.Errorf("sweep deliveries: %w", err)
+	// In batches, skipping rows a worker holds: a sweep never waits on (or
+	// deadlocks with) delivery work, and what it skips goes next time.
+	var n int64
+	for {
+		res, err := s.db.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE id IN (
+			SELECT id FROM webhook_deliveries WHERE created_at < $1
+			AND (status IN ('succeeded', 'dead', 'skipped') OR updated_at < $1)
+			ORDER BY created_at LIMIT 1000 FOR UPDATE SKIP LOCKED)`, cutoff)
+		if err != nil {
+			return n, fmt.Errorf("sweep deliveries: %w", err)
+		}
+		k, _ := res.RowsAffected()
+		n += k
+		if k < 1000 {
+			break
+		}
 	}
-	n, _ := res.RowsAffected()
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM webhook_budgets WHERE window_start < $1`, store.Micros(now.Add(-2*time.Hour))); err != nil {
 		return n, fmt.Errorf("sweep budgets: %w", err)
 	}

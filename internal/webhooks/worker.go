@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -350,6 +351,8 @@ func Backoff(n int, j float64) time.Duration {
 type disabled struct{ orgID, endpointID, url string }
 
 func (s *Service) record(ctx context.Context, batch []outcome) error {
+	// One lock order (by id) for every writer of delivery rows in batches.
+	slices.SortFunc(batch, func(a, b outcome) int { return strings.Compare(a.d.id, b.d.id) })
 	var off []disabled
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		off = off[:0]
