@@ -29,6 +29,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/seal"
 	"github.com/agentsvc/agentsvc/internal/store"
 	"github.com/agentsvc/agentsvc/internal/vault"
+	"github.com/agentsvc/agentsvc/internal/webhooks"
 )
 
 // App is a running agentsvc server.
@@ -53,6 +54,9 @@ type App struct {
 	mail     mailParts
 
 	Machines *machines.Service
+
+	// Webhooks delivers the event log to customers' endpoints.
+	Webhooks *webhooks.Service
 
 	httpLn, adminLn net.Listener
 	httpSrv         *http.Server
@@ -124,13 +128,19 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 		return nil, err
 	}
 
+	// Owners are told of disabled endpoints through the audit history (and
+	// the log) until the outbound mail pipeline provides an OwnerNotifier.
+	a.Webhooks = webhooks.New(db, a.Seal, webhooks.Config{Dev: cfg.Dev, AttemptTimeout: cfg.WebhookAttemptTimeout,
+		Now: cfg.WebhookClock, Notifier: webhooks.AuditNotifier{DB: db, Logger: log}, Logger: log})
+
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	a.API = httpapi.New(httpapi.Deps{DB: db, Authn: a.Authn, Orgs: a.Orgs, Inboxes: a.Inboxes, Logger: log, Metrics: reg, Version: version,
 		Vault:    a.Vault,
 		Mailbox:  a.Mailbox,
 		Outbound: a.Outbound,
-		Machines: a.Machines},
+		Machines: a.Machines,
+		Webhooks: a.Webhooks},
 		httpapi.Options{RateLimit: cfg.RateLimit, RateBurst: cfg.RateBurst, MaxBodyBytes: cfg.MaxBodyBytes})
 
 	if a.httpLn, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
@@ -198,6 +208,7 @@ func (a *App) Run(ctx context.Context) error {
 	workers.Go(func() { a.sweep(workCtx) })
 	a.runMail(workCtx, &workers)
 	workers.Go(func() { a.Machines.RunWorker(workCtx) })
+	workers.Go(func() { a.Webhooks.Run(workCtx) })
 
 	errc := make(chan error, 2)
 	go func() { errc <- serve(a.httpSrv, a.httpLn) }()

@@ -74,6 +74,10 @@ type Config struct {
 	// SMTPRetryFor bounds retries of outbound mail after temporary
 	// failures; SMTPRetryBackoff is the first wait (doubling, at most 1 h).
 	SMTPRetryFor, SMTPRetryBackoff time.Duration
+	// WebhookAttemptTimeout bounds one webhook attempt (the reference's 10 s).
+	WebhookAttemptTimeout time.Duration
+	// WebhookClock replaces the webhooks' clock (tests only; not a flag).
+	WebhookClock func() time.Time
 }
 
 // BindFlags declares the flags of the server command.
@@ -99,6 +103,7 @@ func BindFlags(fs *pflag.FlagSet, c *Config) {
 	fs.StringVar(&c.MasterKeyFile, "master-key-file", "", "file of master keys sealing secrets at rest (default DATA_DIR/master.key, created on first start with SQLite or in dev mode)")
 	fs.StringVar(&c.MasterKey, "master-key", "", "master keys as base64 32-byte values, comma separated, newest first (prefer the environment AGENTSVC_MASTER_KEY); overrides master-key-file")
 	fs.StringVar(&c.DNSServer, "dns-server", "", "DNS server (host:port) for SPF, DKIM and DMARC lookups; empty uses the system resolver")
+	fs.DurationVar(&c.WebhookAttemptTimeout, "webhook-attempt-timeout", 10*time.Second, "how long a webhook receiver has to answer one delivery")
 	fs.Int64Var(&c.SMTPMaxMessageBytes, "smtp-max-message-bytes", 25<<20, "largest inbound message accepted over SMTP (advertised with SIZE)")
 	bindMachineFlags(fs, c)
 	fs.StringVar(&c.SMTPRelayUsername, "smtp-relay-username", "", "user name for the relay (AUTH PLAIN, sent only over TLS)")
@@ -277,6 +282,9 @@ func (c *Config) Validate() error {
 		if _, _, err := net.SplitHostPort(c.DNSServer); err != nil {
 			bad("dns-server: %q is not host:port", c.DNSServer)
 		}
+	}
+	if c.WebhookAttemptTimeout < 0 {
+		bad("webhook-attempt-timeout: must not be negative")
 	}
 	if c.SMTPMaxMessageBytes < 0 {
 		bad("smtp-max-message-bytes: must not be negative")

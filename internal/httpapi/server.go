@@ -24,6 +24,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/store"
 	"github.com/agentsvc/agentsvc/internal/vault"
+	"github.com/agentsvc/agentsvc/internal/webhooks"
 )
 
 // Deps are the domain services the API translates to.
@@ -43,6 +44,7 @@ type Deps struct {
 	Machines *machines.Service
 	// Outbound is the sending side (uploads, drafts, send, domains).
 	Outbound *outbound.Service
+	Webhooks *webhooks.Service
 }
 
 // Options tune limits.
@@ -109,6 +111,7 @@ func New(deps Deps, opts Options) *Server {
 	s.registerInboxes()
 	s.registerAgents()
 	s.registerAudit()
+	s.registerWebhooks()
 	s.registerVault()
 	s.registerMailbox()
 	s.registerMailEvents()

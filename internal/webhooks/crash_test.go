@@ -1,0 +1,176 @@
+package webhooks_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentsvc/agentsvc/client/webhook"
+	"github.com/agentsvc/agentsvc/internal/app"
+)
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startBinary runs `agentsvc server --dev` on dir and waits until it answers.
+func startBinary(t *testing.T, bin, dir, httpAddr string) *exec.Cmd {
+	t.Helper()
+	logf, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { logf.Close() })
+	cmd := exec.Command(bin, "server", "--dev", "--data-dir", filepath.Join(dir, "data"), "--http-addr", httpAddr,
+		"--smtp-addr", freeAddr(t), "--admin-addr", "", "--dns-server", "127.0.0.1:9", "--log-level", "warn",
+		"--webhook-attempt-timeout", "1s")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if r, err := http.Get("http://" + httpAddr + "/healthz"); err == nil {
+			r.Body.Close()
+			return cmd
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
+			t.Fatalf("server did not start: %s", log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func call(t *testing.T, method, url, token string, body any) map[string]any {
+	t.Helper()
+	raw, _ := json.Marshal(body)
+	req, _ := http.NewRequest(method, url, strings.NewReader(string(raw)))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode >= 300 {
+		t.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, out)
+	}
+	var m map[string]any
+	_ = json.Unmarshal(out, &m)
+	return m
+}
+
+// TestCrashWithDeliveriesInFlight SIGKILLs a real agentsvc process while
+// its receiver holds deliveries open, restarts it on the same data dir and
+// checks every event reaches the receiver at least once.
+func TestCrashWithDeliveriesInFlight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the agentsvc binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "agentsvc")
+	build := exec.Command("go", "build", "-o", bin, "../../cmd/agentsvc")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	httpAddr := freeAddr(t)
+	srv := startBinary(t, bin, dir, httpAddr)
+	raw, err := os.ReadFile(app.DevCredentialsFile(filepath.Join(dir, "data")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var creds app.DevCredentials
+	if err := json.Unmarshal(raw, &creds); err != nil {
+		t.Fatal(err)
+	}
+
+	var (
+		mu      sync.Mutex
+		got     = map[string]int{}
+		secret  string
+		holding = true
+		held    = make(chan struct{}, 100)
+	)
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		hold, sec := holding, secret
+		mu.Unlock()
+		if hold { // keep the delivery in flight until the server dies
+			held <- struct{}{}
+			<-r.Context().Done()
+			return
+		}
+		if webhook.Verify(sec, r.Header, body, time.Now()) != nil {
+			w.WriteHeader(401)
+			return
+		}
+		mu.Lock()
+		got[r.Header.Get(webhook.HeaderEventID)]++
+		mu.Unlock()
+		w.WriteHeader(204)
+	}))
+	defer rc.Close()
+	base := "http://" + httpAddr
+	ep := call(t, "POST", base+"/api/v1/webhooks", creds.OrgKey, map[string]any{"url": rc.URL, "event_types": []string{"inbox.created"}})
+	mu.Lock()
+	secret = ep["secret"].(string)
+	mu.Unlock()
+	const n = 8
+	for i := range n {
+		call(t, "POST", base+"/api/v1/inboxes", creds.OrgKey, map[string]any{"username": fmt.Sprintf("crash%d", i)})
+	}
+	// Wait until deliveries are in flight (at most 4 per endpoint), then kill.
+	for range 4 {
+		select {
+		case <-held:
+		case <-time.After(20 * time.Second):
+			t.Fatal("no delivery reached the receiver")
+		}
+	}
+	if err := srv.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = srv.Wait()
+	mu.Lock()
+	holding = false
+	mu.Unlock()
+
+	startBinary(t, bin, dir, httpAddr)
+	// Leases of the killed process expire after attempt timeout + 5 s.
+	deadline := time.Now().Add(40 * time.Second)
+	for {
+		mu.Lock()
+		distinct := len(got)
+		mu.Unlock()
+		if distinct == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
+			t.Fatalf("%d of %d events delivered after the crash: %v\n%s", distinct, n, got, log)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

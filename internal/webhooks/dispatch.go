@@ -1,0 +1,182 @@
+package webhooks
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/agentsvc/agentsvc/internal/events"
+	"github.com/agentsvc/agentsvc/internal/ids"
+	"github.com/agentsvc/agentsvc/internal/store"
+)
+
+// fanOutBatch is how many log entries one dispatcher transaction handles.
+const fanOutBatch = 500
+
+// Body is the JSON body of a delivery (the reference's webhook request).
+type Body struct {
+	ID             string         `json:"id"`
+	Type           string         `json:"type"`
+	OccurredAt     string         `json:"occurred_at"`
+	Sequence       string         `json:"sequence"`
+	OrganizationID string         `json:"organization_id"`
+	InboxID        *string        `json:"inbox_id"`
+	Data           map[string]any `json:"data"`
+}
+
+// takes says whether an endpoint receives an event type at all: its
+// event_types filter (empty: every type) and the visibility rules (SMS and
+// social events only for endpoints created by a member or by a key holding
+// phone:manage or social:manage).
+func (e WebhookEndpoint) takes(typ string) bool {
+	if typ == TestEventType {
+		return true
+	}
+	if !known(typ) {
+		return false
+	}
+	if isSMS(typ) && e.creatorType != "member" && !e.canSMS {
+		return false
+	}
+	if isSocial(typ) && e.creatorType != "member" && !e.canSocial {
+		return false
+	}
+	return len(e.EventTypes) == 0 || slices.Contains(e.EventTypes, typ)
+}
+
+// matches adds the inbox filter: SMS and social events carry no inbox, so
+// they reach only endpoints without one.
+func (e WebhookEndpoint) matches(typ, inboxID string) bool {
+	if e.InboxID != nil && *e.InboxID != inboxID {
+		return false
+	}
+	return e.takes(typ)
+}
+
+// bodyFor is the body an endpoint gets for an event: quarantined mail and
+// SMS lose their sender, subject and snippet for key-created endpoints.
+func bodyFor(e WebhookEndpoint, ev events.Event) ([]byte, error) {
+	data := ev.Data
+	if quarantined(ev.Type) && e.creatorType != "member" {
+		data = maps.Clone(ev.Data)
+		for _, f := range redactedFields {
+			delete(data, f)
+		}
+	}
+	if data == nil {
+		data = map[string]any{}
+	}
+	b := Body{ID: ev.ID, Type: ev.Type, OccurredAt: ev.OccurredAt.UTC().Format(time.RFC3339Nano), Sequence: strconv.FormatInt(ev.Seq, 10),
+		OrganizationID: ev.OrgID, Data: data}
+	if ev.InboxID != "" {
+		inbox := ev.InboxID
+		b.InboxID = &inbox
+	}
+	return json.Marshal(b)
+}
+
+// FanOut turns the organization's new log entries into deliveries and
+// advances its cursor, in one transaction per batch. On PostgreSQL the
+// cursor row is claimed with SKIP LOCKED, so when another node is already
+// fanning out this organization this one returns at once. It returns how
+// many deliveries it queued.
+func (s *Service) FanOut(ctx context.Context, orgID string) (int, error) {
+	total := 0
+	for {
+		n, more, err := s.fanOutBatch(ctx, orgID)
+		total += n
+		if err != nil || !more {
+			return total, err
+		}
+	}
+}
+
+func (s *Service) fanOutBatch(ctx context.Context, orgID string) (queued int, more bool, err error) {
+	err = s.db.InTx(ctx, func(tx *store.Tx) error {
+		var last int64
+		err := tx.QueryRowContext(ctx, `SELECT last_seq FROM webhook_cursors WHERE org_id = $1 FOR UPDATE SKIP LOCKED`, orgID).Scan(&last)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // no endpoint ever, or another node holds it
+		}
+		if err != nil {
+			return fmt.Errorf("claim cursor: %w", err)
+		}
+		evs, err := events.ListAfter(ctx, tx, orgID, "", last, fanOutBatch)
+		if err != nil || len(evs) == 0 {
+			return err
+		}
+		eps, err := listEndpoints(ctx, tx, orgID)
+		if err != nil {
+			return err
+		}
+		now := store.Micros(s.now())
+		for _, ev := range evs {
+			for _, ep := range eps {
+				if ev.Seq <= ep.startSeq || !ep.matches(ev.Type, ev.InboxID) {
+					continue
+				}
+				status, due := StatusPending, now
+				if ep.Status != EndpointActive {
+					status, due = StatusSkipped, 0
+				}
+				body, err := bodyFor(ep, ev)
+				if err != nil {
+					return err
+				}
+				if err := insertDelivery(ctx, tx, orgID, ep.ID, ev.ID, ev.Seq, ev.Type, body, status, due, now); err != nil {
+					return err
+				}
+				if status == StatusPending {
+					queued++
+				}
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE webhook_cursors SET last_seq = $1 WHERE org_id = $2`, evs[len(evs)-1].Seq, orgID); err != nil {
+			return fmt.Errorf("advance cursor: %w", err)
+		}
+		more = len(evs) == fanOutBatch
+		if queued > 0 {
+			return tx.Notify(ctx, DueTopic, orgID)
+		}
+		return nil
+	})
+	return queued, more, err
+}
+
+func insertDelivery(ctx context.Context, tx *store.Tx, orgID, endpointID, eventID string, seq int64, typ string, body []byte,
+	status string, due, now int64) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_seq, event_type, payload,
+		status, attempts, next_attempt_at, leased_until, last_attempt_at, last_status_code, last_error, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, 0, 0, 0, '', $10, $10)
+		ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+		ids.New("whd"), orgID, endpointID, eventID, seq, typ, string(body), status, due, now)
+	if err != nil {
+		return fmt.Errorf("insert delivery: %w", err)
+	}
+	return nil
+}
+
+// behindOrgs lists organizations whose cursor is behind their log.
+func (s *Service) behindOrgs(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.org_id FROM webhook_cursors c
+		WHERE EXISTS (SELECT 1 FROM events e WHERE e.org_id = c.org_id AND e.seq > c.last_seq)`)
+	if err != nil {
+		return nil, fmt.Errorf("find pending fan-out: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,53 @@
+// Package webhooks delivers the organization's event log to customers'
+// servers: endpoints (with sealed signing secrets), the dispatcher that fans
+// each event out into one delivery per matching endpoint, the workers that
+// send deliveries signed, time out, retry on a fixed schedule and give up,
+// the hourly budgets of tests, replays and redeliveries, and the retention
+// sweep.
+//
+// # Delivery state machine (the reference's table)
+//
+//	From                 Trigger                                         Next       Also
+//	(event occurs)       endpoint active and takes the type              pending    due at once
+//	(event occurs)       endpoint paused or disabled                     skipped
+//	pending or failed    endpoint answers 2xx within the attempt timeout succeeded  endpoint failure count reset
+//	                     (10 s)
+//	pending or failed    attempt fails: non-2xx, 3xx (redirects are      failed     next_attempt_at = now + schedule[attempts-1],
+//	                     never followed), timeout, connection error,                stretched by up to 10 % (random)
+//	                     refused address
+//	failed               the 10th attempt fails                          dead       can still be replayed
+//	pending or failed    claimed while the endpoint is paused/disabled   skipped
+//	pending or failed    claimed when the endpoint no longer takes the   dead
+//	                     event type (PATCH event_types or inbox_id)
+//	dead, skipped,       replay (one) or redeliver (since, statuses)     pending    attempts restart at 0; signed with the
+//	failed                                                                          current secret (and the previous one
+//	                                                                                during its 24 h overlap)
+//
+// Retry schedule after attempt n (1-9): 5 s, 1 min, 5 min, 30 min, 1 h, 2 h,
+// 4 h, 8 h, 8 h. A delivery's body is fixed when it is created; each attempt
+// is signed afresh (X-Service-Timestamp is the attempt's time, so a retry
+// passes a receiver's 5-minute tolerance).
+//
+// # Endpoint states
+//
+//	active               PATCH status paused                             paused
+//	paused or disabled   PATCH status active                             active     failure count reset
+//	active               an attempt fails, the endpoint has been failing  disabled   owners notified (OwnerNotifier),
+//	                     for 3 days with no success in between and has                  audit entry webhook.endpoint_disabled
+//	                     at least 20 failed attempts since
+//
+// One successful delivery resets failing_since and the failure count.
+//
+// # Durability
+//
+// Delivery rows are the state. The dispatcher's position in each
+// organization's log is a row in webhook_cursors, advanced in the same
+// transaction that inserts the deliveries (claimed with FOR UPDATE SKIP
+// LOCKED on PostgreSQL, so two nodes never fan out the same events; a unique
+// index on (endpoint, event) makes a repeat harmless anyway). A worker leases
+// a due delivery (leased_until) before sending it and records the outcome
+// afterwards; a node that dies mid-attempt leaves a lease that expires, and
+// the delivery is sent again: at least once, never lost. At most
+// PerEndpointInFlight deliveries of one endpoint are leased at a time across
+// all nodes, so a slow receiver holds a bounded share of the workers.
+package webhooks

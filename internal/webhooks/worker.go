@@ -1,0 +1,442 @@
+package webhooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentsvc/agentsvc/internal/audit"
+	"github.com/agentsvc/agentsvc/internal/events"
+	"github.com/agentsvc/agentsvc/internal/store"
+)
+
+// leaseSlack is added to the attempt timeout for a worker's lease: time to
+// record the outcome. A lease outliving its attempt by this much means the
+// node died (or stalled), and another takes the delivery: a resend, which
+// at-least-once allows, rather than a loss.
+const leaseSlack = 5 * time.Second
+
+// Kick wakes the workers and the dispatcher (tests call it after moving a
+// fake clock forward).
+func (s *Service) Kick() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+	select {
+	case s.fanout <- "*":
+	default:
+	}
+}
+
+// Run fans out the log and sends deliveries until ctx ends. Attempts in
+// flight at shutdown are abandoned; their leases expire and they are sent
+// again (at least once).
+func (s *Service) Run(ctx context.Context) {
+	unsubEvents := s.db.Subscribe(events.Topic, func(org string) {
+		select {
+		case s.fanout <- org:
+		default: // full: the poll catches up
+		}
+	})
+	defer unsubEvents()
+	unsubDue := s.db.Subscribe(DueTopic, func(string) {
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	})
+	defer unsubDue()
+	var wg sync.WaitGroup
+	wg.Go(func() { s.dispatchLoop(ctx) })
+	wg.Go(func() { s.deliverLoop(ctx) })
+	wg.Go(func() { s.sweepLoop(ctx) })
+	wg.Wait()
+}
+
+func (s *Service) dispatchLoop(ctx context.Context) {
+	t := time.NewTicker(s.cfg.PollInterval)
+	defer t.Stop()
+	all := true // first pass: catch up with whatever was appended while down
+	for {
+		var orgs []string
+		if all {
+			var err error
+			if orgs, err = s.behindOrgs(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("webhook dispatcher", "err", err)
+			}
+		}
+		for _, org := range orgs {
+			if _, err := s.FanOut(ctx, org); err != nil && ctx.Err() == nil {
+				s.log.Warn("webhook fan-out failed", "org", org, "err", err)
+			}
+		}
+		all = false
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			all = true
+		case org := <-s.fanout:
+			if org == "*" || org == store.ResetPayload {
+				all = true
+				continue
+			}
+			if _, err := s.FanOut(ctx, org); err != nil && ctx.Err() == nil {
+				s.log.Warn("webhook fan-out failed", "org", org, "err", err)
+			}
+		}
+	}
+}
+
+// claimed is a delivery a worker holds, with what it needs to send it.
+type claimed struct {
+	id, orgID, eventID, payload string
+	attempts                    int
+	endpoint                    WebhookEndpoint
+}
+
+// outcome is how one attempt went.
+type outcome struct {
+	d      claimed
+	at     time.Time
+	code   int
+	errMsg string
+	ok     bool
+}
+
+func (s *Service) deliverLoop(ctx context.Context) {
+	slots := make(chan struct{}, s.cfg.Workers)
+	results := make(chan outcome, s.cfg.Workers)
+	var inflight sync.WaitGroup
+	var recorder sync.WaitGroup
+	recCtx, stopRec := context.WithCancel(context.WithoutCancel(ctx))
+	recorder.Go(func() { s.recordLoop(recCtx, results) })
+	defer func() {
+		inflight.Wait()
+		stopRec()
+		recorder.Wait()
+	}()
+	t := time.NewTicker(s.cfg.PollInterval)
+	defer t.Stop()
+	for ctx.Err() == nil {
+		free := cap(slots) - len(slots)
+		var batch []claimed
+		if free > 0 {
+			var err error
+			batch, err = s.claim(ctx, free)
+			if err != nil && ctx.Err() == nil {
+				s.log.Warn("webhook claim failed", "err", err)
+			}
+		}
+		for _, d := range batch {
+			slots <- struct{}{}
+			inflight.Go(func() {
+				defer func() { <-slots }()
+				o := s.attempt(ctx, d)
+				if ctx.Err() != nil {
+					// Shutting down: the attempt was cut short by us, not by
+					// the receiver. Record nothing; the lease expires and
+					// the delivery is sent again.
+					return
+				}
+				results <- o
+			})
+		}
+		if len(batch) > 0 && len(batch) == free {
+			continue // there may be more due
+		}
+		select {
+		case <-ctx.Done():
+		case <-s.wake:
+		case <-t.C:
+		}
+	}
+}
+
+// claim leases up to n due deliveries: at most PerEndpointInFlight per
+// endpoint counting those already leased on any node, oldest due first.
+// Deliveries whose endpoint is no longer active become skipped, those whose
+// type the endpoint no longer takes become dead.
+func (s *Service) claim(ctx context.Context, n int) ([]claimed, error) {
+	now := s.now()
+	nowUS := store.Micros(now)
+	lease := store.Micros(now.Add(s.cfg.AttemptTimeout + leaseSlack))
+	var out []claimed
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT d.id, d.org_id, d.event_id, d.event_type, d.payload, d.attempts, d.endpoint_id
+			FROM webhook_deliveries d
+			WHERE d.id IN (
+				SELECT r.id FROM (
+					SELECT id, endpoint_id, next_attempt_at,
+						ROW_NUMBER() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rn
+					FROM webhook_deliveries
+					WHERE status IN ('pending', 'failed') AND next_attempt_at <= $1 AND leased_until <= $1
+				) r
+				LEFT JOIN (
+					SELECT endpoint_id, COUNT(*) AS busy FROM webhook_deliveries
+					WHERE status IN ('pending', 'failed') AND leased_until > $1 GROUP BY endpoint_id
+				) b ON b.endpoint_id = r.endpoint_id
+				WHERE r.rn + COALESCE(b.busy, 0) <= $2
+				ORDER BY r.next_attempt_at LIMIT $3)
+			AND d.status IN ('pending', 'failed') AND d.leased_until <= $1 FOR UPDATE SKIP LOCKED`, nowUS, PerEndpointInFlight, n)
+		if err != nil {
+			return fmt.Errorf("claim deliveries: %w", err)
+		}
+		type row struct {
+			claimed
+			typ, endpointID string
+		}
+		var got []row
+		for rows.Next() {
+			var r row
+			if err := rows.Scan(&r.id, &r.orgID, &r.eventID, &r.typ, &r.payload, &r.attempts, &r.endpointID); err != nil {
+				rows.Close()
+				return err
+			}
+			got = append(got, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		eps := map[string]*WebhookEndpoint{}
+		for _, r := range got {
+			ep, ok := eps[r.endpointID]
+			if !ok {
+				e, err := getEndpoint(ctx, tx, r.orgID, r.endpointID)
+				if err != nil {
+					return err
+				}
+				ep = &e
+				eps[r.endpointID] = ep
+			}
+			switch {
+			case ep.Status != EndpointActive:
+				err = setFinal(ctx, tx, r.id, StatusSkipped, nowUS)
+			case !ep.takes(r.typ):
+				err = setFinal(ctx, tx, r.id, StatusDead, nowUS)
+			default:
+				_, err = tx.ExecContext(ctx, `UPDATE webhook_deliveries SET leased_until = $1 WHERE id = $2`, lease, r.id)
+				r.endpoint = *ep
+				out = append(out, r.claimed)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func setFinal(ctx context.Context, tx *store.Tx, id, status string, now int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, next_attempt_at = 0, leased_until = 0, updated_at = $2 WHERE id = $3`,
+		status, now, id)
+	return err
+}
+
+// attempt sends one delivery, signed at the attempt's time.
+func (s *Service) attempt(ctx context.Context, d claimed) outcome {
+	at := s.now()
+	o := outcome{d: d, at: at}
+	cur, prev, err := s.secrets(ctx, d.endpoint, at)
+	if err != nil {
+		o.errMsg = "cannot open the signing secret"
+		s.log.Error("webhook secret", "endpoint", d.endpoint.ID, "err", err)
+		return o
+	}
+	body := []byte(d.payload)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint.URL, bytes.NewReader(body))
+	if err != nil {
+		o.errMsg = "bad url: " + err.Error()
+		return o
+	}
+	ts := strconv.FormatInt(at.Unix(), 10)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "agentsvc-webhooks/1")
+	req.Header.Set("X-Service-Timestamp", ts)
+	req.Header.Set("X-Service-Signature", sign(cur, ts, body))
+	if prev != "" {
+		req.Header.Set("X-Service-Signature-Previous", sign(prev, ts, body))
+	}
+	req.Header.Set("X-Service-Event-Id", d.eventID)
+	req.Header.Set("X-Service-Delivery-Id", d.id)
+	resp, err := s.client.Do(req)
+	if err != nil {
+		switch {
+		case isRefused(err):
+			o.errMsg = "refused: the URL resolves to a non-public address"
+		case errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout"):
+			o.errMsg = fmt.Sprintf("timeout: no answer within %s", s.cfg.AttemptTimeout)
+		default:
+			o.errMsg = "connection error: " + trimErr(err)
+		}
+		return o
+	}
+	// Drain a little so the connection can be reused; the body is not kept.
+	_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
+	resp.Body.Close()
+	o.code = resp.StatusCode
+	switch {
+	case resp.StatusCode >= 200 && resp.StatusCode < 300:
+		o.ok = true
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		o.errMsg = "redirect not followed: " + resp.Status
+	default:
+		o.errMsg = "non-2xx answer: " + resp.Status
+	}
+	return o
+}
+
+func trimErr(err error) string {
+	m := err.Error()
+	if len(m) > 300 {
+		m = m[:300]
+	}
+	return m
+}
+
+// recordLoop writes outcomes, many per transaction, so a busy node commits
+// (and on SQLite syncs) once per batch rather than once per attempt.
+func (s *Service) recordLoop(ctx context.Context, results <-chan outcome) {
+	for {
+		var batch []outcome
+		select {
+		case <-ctx.Done():
+			return
+		case o := <-results:
+			batch = append(batch, o)
+		}
+	collect:
+		for len(batch) < 256 {
+			select {
+			case o := <-results:
+				batch = append(batch, o)
+			default:
+				break collect
+			}
+		}
+		if err := s.record(ctx, batch); err != nil {
+			// The leases expire and the deliveries are sent again.
+			s.log.Warn("webhook outcomes not recorded", "n", len(batch), "err", err)
+		}
+		// Recorded attempts free their endpoints' in-flight places.
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Backoff is the wait after failed attempt n (1-9) with jitter j in [0,1):
+// the schedule's wait stretched by up to 10 %.
+func Backoff(n int, j float64) time.Duration {
+	base := Schedule[min(max(n, 1), len(Schedule))-1]
+	return base + time.Duration(float64(base)*0.1*j)
+}
+
+type disabled struct{ orgID, endpointID, url string }
+
+func (s *Service) record(ctx context.Context, batch []outcome) error {
+	// One lock order (by id) for every writer of delivery rows in batches.
+	slices.SortFunc(batch, func(a, b outcome) int { return strings.Compare(a.d.id, b.d.id) })
+	var off []disabled
+	err := s.db.InTx(ctx, func(tx *store.Tx) error {
+		off = off[:0]
+		for _, o := range batch {
+			at := store.Micros(o.at)
+			attempts := o.d.attempts + 1
+			status, next := StatusSucceeded, int64(0)
+			if !o.ok {
+				status = StatusFailed
+				if attempts >= MaxAttempts {
+					status = StatusDead
+				} else {
+					next = store.Micros(o.at.Add(Backoff(attempts, rand.Float64())))
+				}
+			}
+			res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3,
+				leased_until = 0, last_attempt_at = $4, last_status_code = $5, last_error = $6, updated_at = $4
+				WHERE id = $7 AND status IN ('pending', 'failed')`,
+				status, attempts, next, at, o.code, o.errMsg, o.d.id)
+			if err != nil {
+				return fmt.Errorf("record outcome: %w", err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				continue // deleted, or moved meanwhile
+			}
+			d, err := s.endpointOutcome(ctx, tx, o)
+			if err != nil {
+				return err
+			}
+			if d != nil {
+				off = append(off, *d)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, d := range off {
+		s.notifyDisabled(ctx, d)
+	}
+	return nil
+}
+
+// endpointOutcome keeps the endpoint's failure count: a success resets it; a
+// failure starts or extends the run and disables the endpoint after 3 days
+// with at least 20 failed attempts.
+func (s *Service) endpointOutcome(ctx context.Context, tx *store.Tx, o outcome) (*disabled, error) {
+	at := store.Micros(o.at)
+	if o.ok {
+		_, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET failing_since = 0, failed_attempts = 0
+			WHERE id = $1 AND (failing_since <> 0 OR failed_attempts <> 0)`, o.d.endpoint.ID)
+		return nil, err
+	}
+	var since int64
+	var failed int
+	var status, url string
+	err := tx.QueryRowContext(ctx, `UPDATE webhook_endpoints SET
+			failing_since = CASE WHEN failing_since = 0 THEN $1 ELSE failing_since END,
+			failed_attempts = failed_attempts + 1
+		WHERE id = $2 RETURNING failing_since, failed_attempts, status, url`, at, o.d.endpoint.ID).Scan(&since, &failed, &status, &url)
+	if err != nil {
+		return nil, fmt.Errorf("count endpoint failure: %w", err)
+	}
+	if status != EndpointActive || at-since < DisableAfter.Microseconds() || failed < DisableMinFailures {
+		return nil, nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET status = 'disabled', updated_at = $1 WHERE id = $2`, at, o.d.endpoint.ID); err != nil {
+		return nil, err
+	}
+	if err := audit.Record(ctx, tx, o.d.orgID, audit.System, "webhook.endpoint_disabled",
+		audit.Target{Type: "webhook_endpoint", ID: o.d.endpoint.ID},
+		map[string]any{"failing_since": store.Time(since), "failed_attempts": failed}); err != nil {
+		return nil, err
+	}
+	return &disabled{orgID: o.d.orgID, endpointID: o.d.endpoint.ID, url: url}, nil
+}
+
+func (s *Service) notifyDisabled(ctx context.Context, d disabled) {
+	subject := "Webhook endpoint disabled: " + d.url
+	text := fmt.Sprintf("The webhook endpoint %s (%s) failed every delivery for 3 days (at least %d attempts) and has been disabled.\n"+
+		"Fix the receiver, then set its status to active (PATCH /api/v1/webhooks/%s) and redeliver what it missed (POST /api/v1/webhooks/%s/redeliver).\n",
+		d.endpointID, d.url, DisableMinFailures, d.endpointID, d.endpointID)
+	if err := s.cfg.Notifier.NotifyOwners(context.WithoutCancel(ctx), d.orgID, subject, text); err != nil {
+		s.log.Error("webhook disable notice not sent", "org", d.orgID, "endpoint", d.endpointID, "err", err)
+	}
+}
