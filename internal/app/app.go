@@ -128,10 +128,10 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 		return nil, err
 	}
 
-	// Owners are told of disabled endpoints through the audit history (and
-	// the log) until the outbound mail pipeline provides an OwnerNotifier.
+	// Owners are emailed through the outbound pipeline when an endpoint is
+	// disabled.
 	a.Webhooks = webhooks.New(db, a.Seal, webhooks.Config{Dev: cfg.Dev, AttemptTimeout: cfg.WebhookAttemptTimeout,
-		Now: cfg.WebhookClock, Notifier: webhooks.AuditNotifier{DB: db, Logger: log}, Logger: log})
+		Now: cfg.WebhookClock, Notifier: a.Outbound, Logger: log})
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
