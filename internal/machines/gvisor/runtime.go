@@ -38,6 +38,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/agentsvc/agentsvc/internal/machines"
+	"github.com/agentsvc/agentsvc/internal/machines/agent"
 	"github.com/agentsvc/agentsvc/internal/machines/image"
 )
 
@@ -71,9 +72,10 @@ type Runtime struct {
 	root   string // runsc --root
 	mdir   string // DATA_DIR/machines
 	log    *slog.Logger
-	mu     sync.Mutex             // guards slots, busy and network setup
-	slots  map[int]string         // network slot -> sandbox id
-	busy   map[string]*sync.Mutex // per-sandbox lifecycle lock
+	mu     sync.Mutex               // guards slots, busy and network setup
+	slots  map[int]string           // network slot -> sandbox id
+	busy   map[string]*sync.Mutex   // per-sandbox lifecycle lock
+	agents map[string]*agent.Client // per-sandbox agent clients, guarded by mu
 	fwOnce sync.Once
 	fwErr  error
 }
@@ -90,6 +92,12 @@ type meta struct {
 	Running   bool            `json:"running"` // wanted state: true between Create/Restore and Checkpoint
 	Snapshots []string        `json:"snapshots,omitempty"`
 	Created   time.Time       `json:"created"`
+	// Agent is the agent binary's path inside the sandbox, empty when the
+	// image had none at create (commands then go through the FIFO).
+	// AgentToken authenticates the host to it. A fork inherits both: its
+	// memory holds the source's agent.
+	Agent      string `json:"agent,omitempty"`
+	AgentToken string `json:"agent_token,omitempty"`
 }
 
 // New returns a Runtime for opts. It succeeds even when runsc is missing, so
@@ -122,13 +130,14 @@ func New(opts Options) (*Runtime, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	r := &Runtime{
-		opts:  opts,
-		net:   network{name: opts.Name, subnet: opts.Subnet},
-		root:  filepath.Join(opts.DataDir, "runsc"),
-		mdir:  filepath.Join(opts.DataDir, "machines"),
-		log:   log,
-		slots: map[int]string{},
-		busy:  map[string]*sync.Mutex{},
+		opts:   opts,
+		net:    network{name: opts.Name, subnet: opts.Subnet},
+		root:   filepath.Join(opts.DataDir, "runsc"),
+		mdir:   filepath.Join(opts.DataDir, "machines"),
+		log:    log,
+		slots:  map[int]string{},
+		busy:   map[string]*sync.Mutex{},
+		agents: map[string]*agent.Client{},
 	}
 	for _, d := range []string{r.root, r.mdir} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -334,6 +343,9 @@ func (r *Runtime) Create(ctx context.Context, spec machines.SandboxSpec) error {
 		return fmt.Errorf("gvisor: %w", err)
 	}
 	m := &meta{ID: spec.ID, Image: spec.Image, Limits: spec.Limits, Env: spec.Env, Created: time.Now().UTC(), Slot: -1}
+	if p := agent.InImage(spec.Image); p != "" {
+		m.Agent, m.AgentToken = p, newToken()
+	}
 	slot, err := r.allocSlot(spec.ID)
 	if err != nil {
 		_ = os.RemoveAll(r.dir(spec.ID))
@@ -344,6 +356,7 @@ func (r *Runtime) Create(ctx context.Context, spec machines.SandboxSpec) error {
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}
+	r.waitAgent(ctx, m)
 	if err := r.writeFiles(ctx, spec.ID, spec.Files); err != nil {
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
@@ -381,7 +394,11 @@ func (r *Runtime) start(ctx context.Context, m *meta, snapshot string, base *spe
 	cgroupParent := "/agentsvc-" + r.opts.Name
 	var spec = base
 	if spec == nil {
-		spec = bundleSpec(r.net.netnsPath(m.Slot), cgroupParent, m.Image, m.ID, m.Env, m.Limits)
+		var initEnv []string
+		if m.Agent != "" {
+			initEnv = []string{agentPathEnv + "=" + m.Agent, agent.TokenEnv + "=" + m.AgentToken}
+		}
+		spec = bundleSpec(r.net.netnsPath(m.Slot), cgroupParent, m.Image, m.ID, m.Env, initEnv, m.Limits)
 	} else {
 		adaptSpec(spec, r.net.netnsPath(m.Slot), cgroupParent, m.Image, m.ID, m.Limits)
 	}
@@ -397,6 +414,8 @@ func (r *Runtime) start(ctx context.Context, m *meta, snapshot string, base *spe
 	if err := r.net.setup(ctx, m.Slot); err != nil {
 		return err
 	}
+	// Connections to the agent of an earlier run are dead.
+	r.dropAgent(m.ID)
 	// A container left in runsc's state (crash, reboot) blocks the id.
 	r.forceDelete(ctx, m.ID)
 	args := r.globalFlags(m.ID)
@@ -443,6 +462,9 @@ func (r *Runtime) Checkpoint(ctx context.Context, id string) (string, error) {
 	if !m.Running {
 		return "", fmt.Errorf("%w: %s", machines.ErrNotRunning, id)
 	}
+	// Close the host's idle connections to the agent first, so the
+	// snapshot does not hold half of a connection the host forgot.
+	r.dropAgent(id)
 	name := time.Now().UTC().Format("20060102T150405.000000000Z")
 	dir := r.snapDir(id, name)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -538,7 +560,8 @@ func (r *Runtime) Fork(ctx context.Context, srcID, snapshot string, spec machine
 	if spec.Limits != (machines.Limits{}) {
 		lim = spec.Limits
 	}
-	m := &meta{ID: spec.ID, Image: src.Image, Limits: lim, Env: src.Env, Created: time.Now().UTC(), Slot: -1}
+	m := &meta{ID: spec.ID, Image: src.Image, Limits: lim, Env: src.Env, Created: time.Now().UTC(), Slot: -1,
+		Agent: src.Agent, AgentToken: src.AgentToken}
 	slot, err := r.allocSlot(spec.ID)
 	if err != nil {
 		_ = os.RemoveAll(r.dir(spec.ID))
@@ -607,6 +630,7 @@ func (r *Runtime) Delete(ctx context.Context, id string) error {
 			r.runsc = bin
 		}
 	}
+	r.dropAgent(id)
 	if r.runsc != "" {
 		r.forceDelete(ctx, id)
 	}
