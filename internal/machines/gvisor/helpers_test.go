@@ -9,11 +9,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/machines"
+	"github.com/agentsvc/agentsvc/internal/machines/agent"
 	"github.com/agentsvc/agentsvc/internal/machines/image"
 )
 
@@ -40,17 +42,28 @@ func testImage(t *testing.T) string {
 	if dataDir == "" {
 		dataDir = "/var/tmp/agentsvc-test"
 	}
-	if dir, ok := image.Ready(dataDir, "bookworm", image.Base); ok {
-		return dir
+	dir, ok := image.Ready(dataDir, "bookworm", image.Base)
+	if !ok {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		var err error
+		if dir, err = image.Build(ctx, image.Options{DataDir: dataDir, Suite: "bookworm"}); err != nil {
+			t.Fatalf("building the test image: %v", err)
+		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	dir, err := image.Build(ctx, image.Options{DataDir: dataDir, Suite: "bookworm"})
-	if err != nil {
-		t.Fatalf("building the test image: %v", err)
+	installAgent.Do(func() { installErr = agent.EnsureInstalled(context.Background(), dir) })
+	if installErr != nil {
+		t.Fatalf("installing the agent into the test image: %v", installErr)
 	}
 	return dir
 }
+
+// The agent is built and installed into the test image once per test binary
+// (a few seconds with a warm build cache).
+var (
+	installAgent sync.Once
+	installErr   error
+)
 
 // newRuntime returns a Runtime over a fresh data directory and the image.
 func newRuntime(t *testing.T) (*Runtime, string) {

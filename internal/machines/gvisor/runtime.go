@@ -356,18 +356,21 @@ func (r *Runtime) Create(ctx context.Context, spec machines.SandboxSpec) error {
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}
+	// init wrote resolv.conf already.
 	r.waitAgent(ctx, m)
-	if err := r.writeFiles(ctx, spec.ID, spec.Files); err != nil {
+	if err := r.writeFiles(ctx, spec.ID, nil, spec.Files); err != nil {
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}
 	return nil
 }
 
-// writeFiles puts the sandbox's resolv.conf and the spec's files in place.
-func (r *Runtime) writeFiles(ctx context.Context, id string, files map[string][]byte) error {
-	if err := r.WriteFile(ctx, id, "/etc/resolv.conf", sandboxResolvConf(), 0o644); err != nil {
-		return err
+// writeFiles puts resolv (unless nil) and the spec's files in place.
+func (r *Runtime) writeFiles(ctx context.Context, id string, resolv []byte, files map[string][]byte) error {
+	if resolv != nil {
+		if err := r.WriteFile(ctx, id, "/etc/resolv.conf", resolv, 0o644); err != nil {
+			return err
+		}
 	}
 	paths := make([]string, 0, len(files))
 	for p := range files {
@@ -394,9 +397,9 @@ func (r *Runtime) start(ctx context.Context, m *meta, snapshot string, base *spe
 	cgroupParent := "/agentsvc-" + r.opts.Name
 	var spec = base
 	if spec == nil {
-		var initEnv []string
+		initEnv := []string{resolvEnv + "=" + string(sandboxResolvConf())}
 		if m.Agent != "" {
-			initEnv = []string{agentPathEnv + "=" + m.Agent, agent.TokenEnv + "=" + m.AgentToken}
+			initEnv = append(initEnv, agentPathEnv+"="+m.Agent, agent.TokenEnv+"="+m.AgentToken)
 		}
 		spec = bundleSpec(r.net.netnsPath(m.Slot), cgroupParent, m.Image, m.ID, m.Env, initEnv, m.Limits)
 	} else {
@@ -417,7 +420,9 @@ func (r *Runtime) start(ctx context.Context, m *meta, snapshot string, base *spe
 	// Connections to the agent of an earlier run are dead.
 	r.dropAgent(m.ID)
 	// A container left in runsc's state (crash, reboot) blocks the id.
-	r.forceDelete(ctx, m.ID)
+	if r.inRunscState(m.ID) {
+		r.forceDelete(ctx, m.ID)
+	}
 	args := r.globalFlags(m.ID)
 	if snapshot == "" {
 		args = append(args, "run", "--detach", "--bundle", r.bundle(m.ID), m.ID)
@@ -430,6 +435,14 @@ func (r *Runtime) start(ctx context.Context, m *meta, snapshot string, base *spe
 		return err
 	}
 	return nil
+}
+
+// inRunscState reports whether runsc's --root may hold state of sandbox id
+// (files named <id>_sandbox:<id>.state/.lock), so that the common case needs
+// no runsc process to clean up.
+func (r *Runtime) inRunscState(id string) bool {
+	matches, err := filepath.Glob(filepath.Join(r.root, "*"+id+"*"))
+	return err != nil || len(matches) > 0
 }
 
 // forceDelete removes sandbox id from runsc's state, killing it if needed.
@@ -585,7 +598,9 @@ func (r *Runtime) Fork(ctx context.Context, srcID, snapshot string, spec machine
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}
-	if err := r.writeFiles(ctx, spec.ID, spec.Files); err != nil {
+	// The fork's resolv.conf is its source's; the host's resolvers may
+	// have changed since.
+	if err := r.writeFiles(ctx, spec.ID, sandboxResolvConf(), spec.Files); err != nil {
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}

@@ -28,6 +28,9 @@ import (
 // <f>.done read-write so neither blocks when the other is gone (a client
 // killed by a restore).
 //
+// Init first writes /etc/resolv.conf from its environment (a builtin, no
+// process, so the first command already finds it).
+//
 // When the sandbox has an agent (see package agent), init first starts it in
 // a restart loop (a user's command may kill it; it comes back within a
 // second) with the token from its own environment, then drops both variables
@@ -36,11 +39,12 @@ import (
 const initScript = `d=` + execDir + `
 [ -p $d/ctl ] || mkfifo $d/ctl
 exec 3<>$d/ctl
+[ "${` + resolvEnv + `+set}" ] && printf '%s' "$` + resolvEnv + `" >/etc/resolv.conf
 if [ -n "$` + agentPathEnv + `" ]; then
   ( a=$` + agentPathEnv + `; unset ` + agentPathEnv + `; trap 'exit 0' TERM
     while :; do "$a" </dev/null >/dev/null 2>&1; sleep 1; done ) &
 fi
-unset ` + agentPathEnv + ` ` + agent.TokenEnv + `
+unset ` + agentPathEnv + ` ` + agent.TokenEnv + ` ` + resolvEnv + `
 trap 'exit 0' TERM
 while :; do
   read -r f <&3 || continue
@@ -74,6 +78,9 @@ exit "$st"`
 
 // agentPathEnv tells init where the agent binary is inside the sandbox.
 const agentPathEnv = "AGENTSVC_AGENT"
+
+// resolvEnv carries the sandbox's resolv.conf to init.
+const resolvEnv = "AGENTSVC_RESOLV"
 
 // execDir holds exec requests inside the sandbox (a tmpfs, see bundleSpec).
 const execDir = "/run/agentsvc"
