@@ -41,7 +41,7 @@ const initScript = `d=` + execDir + `
 exec 3<>$d/ctl
 [ "${` + resolvEnv + `+set}" ] && printf '%s' "$` + resolvEnv + `" >/etc/resolv.conf
 if [ -n "$` + agentPathEnv + `" ]; then
-  ( a=$` + agentPathEnv + `; unset ` + agentPathEnv + `; trap 'exit 0' TERM
+  ( a=$` + agentPathEnv + `; unset ` + agentPathEnv + ` ` + resolvEnv + `; trap 'exit 0' TERM
     while :; do "$a" </dev/null >/dev/null 2>&1; sleep 1; done ) &
 fi
 unset ` + agentPathEnv + ` ` + agent.TokenEnv + ` ` + resolvEnv + `
