@@ -494,8 +494,12 @@ func (r *Runtime) Checkpoint(ctx context.Context, id string) (string, error) {
 	if err := r.writeMeta(m); err != nil {
 		return "", err
 	}
-	r.forceDelete(context.WithoutCancel(ctx), id)
+	// Releasing the sandbox and its network are independent host
+	// processes; run them side by side.
+	var wg sync.WaitGroup
+	wg.Go(func() { r.forceDelete(context.WithoutCancel(ctx), id) })
 	r.net.teardown(context.WithoutCancel(ctx), m.Slot)
+	wg.Wait()
 	// The overlay filestore of the old sandbox is in the snapshot now; a
 	// restore creates a fresh one.
 	_ = os.RemoveAll(filepath.Join(r.dir(id), "overlay"))

@@ -31,20 +31,20 @@ import (
 // Init first writes /etc/resolv.conf from its environment (a builtin, no
 // process, so the first command already finds it).
 //
-// When the sandbox has an agent (see package agent), init first starts it in
-// a restart loop (a user's command may kill it; it comes back within a
+// When the sandbox has an agent (see package agent), init then starts it in
+// a restart loop (before the FIFO's mkfifo, whose process would delay it) (a user's command may kill it; it comes back within a
 // second) with the token from its own environment, then drops both variables
 // so that commands started through the FIFO do not inherit them. The agent
 // is a child of init like the FIFO's commands, so it survives a restore.
 const initScript = `d=` + execDir + `
-[ -p $d/ctl ] || mkfifo $d/ctl
-exec 3<>$d/ctl
 [ "${` + resolvEnv + `+set}" ] && printf '%s' "$` + resolvEnv + `" >/etc/resolv.conf
 if [ -n "$` + agentPathEnv + `" ]; then
   ( a=$` + agentPathEnv + `; unset ` + agentPathEnv + ` ` + resolvEnv + `; trap 'exit 0' TERM
     while :; do "$a" </dev/null >/dev/null 2>&1; sleep 1; done ) &
 fi
 unset ` + agentPathEnv + ` ` + agent.TokenEnv + ` ` + resolvEnv + `
+[ -p $d/ctl ] || mkfifo $d/ctl
+exec 3<>$d/ctl
 trap 'exit 0' TERM
 while :; do
   read -r f <&3 || continue
