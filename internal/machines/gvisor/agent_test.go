@@ -1,7 +1,10 @@
 package gvisor
 
 import (
+	"context"
 	"errors"
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,5 +128,48 @@ func TestAgentFiles(t *testing.T) {
 				t.Errorf("got %v, want %v", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestNetworkSetup checks what setup leaves behind without a sandbox: the
+// peer inside the namespace as eth0 with its address and route, IPv6 off on
+// both ends, and teardown removing everything.
+func TestNetworkSetup(t *testing.T) {
+	testImage(t) // root and runsc
+	n := network{name: testName, subnet: testSubnet}
+	const slot = 16000 // far from the slots other tests allocate
+	a, err := addrsFor(testSubnet, slot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := n.setup(t.Context(), slot); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.teardown(context.Background(), slot) })
+	inNS := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command("ip", append([]string{"netns", "exec", n.netnsName(slot)}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v: %v %s", args, err, out)
+		}
+		return string(out)
+	}
+	for _, k := range []string{"all", "default", "eth0"} {
+		if got := strings.TrimSpace(inNS("cat", "/proc/sys/net/ipv6/conf/"+k+"/disable_ipv6")); got != "1" {
+			t.Errorf("namespace %s disable_ipv6 = %s", k, got)
+		}
+	}
+	if got, _ := os.ReadFile("/proc/sys/net/ipv6/conf/" + n.hostIf(slot) + "/disable_ipv6"); strings.TrimSpace(string(got)) != "1" {
+		t.Errorf("host end disable_ipv6 = %q", got)
+	}
+	if out := inNS("ip", "addr", "show", "eth0"); !strings.Contains(out, a.sandbox.String()+"/30") || !strings.Contains(out, "UP") {
+		t.Errorf("eth0: %s", out)
+	}
+	if out := inNS("ip", "route"); !strings.Contains(out, "default via "+a.host.String()) {
+		t.Errorf("routes: %s", out)
+	}
+	n.teardown(t.Context(), slot)
+	if exists("/sys/class/net/"+n.hostIf(slot)) || exists(n.netnsPath(slot)) {
+		t.Error("teardown left the interface or the namespace")
 	}
 }
