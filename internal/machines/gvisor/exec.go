@@ -32,7 +32,8 @@ const (
 
 // Exec implements machines.Runtime.
 //
-// The command runs as `timeout -k 2s <T> bash -c <command>`, started by the
+// Sandboxes with the agent run the command there (agentexec.go). Otherwise,
+// or when the agent cannot be reached, the command runs as `timeout -k 2s <T> bash -c <command>`, started by the
 // sandbox's init (see initScript for why not by runsc exec itself).
 // coreutils timeout puts itself and the command in a process group of their
 // own and signals the whole group at the deadline, so background children of

@@ -14,7 +14,9 @@
 //	DATA_DIR/runsc/             runsc --root (container state)
 //	DATA_DIR/machines/<id>/     meta.json, bundle/, overlay/, snapshots/, runsc.log
 //
-// Networking is in network.go, the OCI spec in spec.go.
+// Commands and file operations go to the in-sandbox agent (agentexec.go,
+// package agent), with runsc exec and a FIFO to init as the fallback
+// (exec.go). Networking is in network.go, the OCI spec in spec.go.
 package gvisor
 
 import (
