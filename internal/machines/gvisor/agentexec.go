@@ -64,37 +64,68 @@ func (r *Runtime) dropAgent(id string) {
 	}
 }
 
-// waitAgent waits until the agent of the new sandbox m answers. If it does
-// not come up, m is switched to the FIFO path for good, so later commands do
-// not wait for it again.
-func (r *Runtime) waitAgent(ctx context.Context, m *meta) {
-	if m.Agent == "" {
-		return
-	}
+// agentUp waits until the agent of the new sandbox m answers, at most
+// agentStartWait.
+func (r *Runtime) agentUp(ctx context.Context, m *meta) error {
 	c := r.agentFor(m)
+	if c == nil {
+		return errors.New("no agent")
+	}
 	wctx, cancel := context.WithTimeout(ctx, agentStartWait)
 	defer cancel()
-	var err error
 	for {
-		if err = c.Ping(wctx); err == nil {
-			return
-		}
-		if wctx.Err() != nil || !agent.IsUnreachable(err) {
-			break
+		err := c.Ping(wctx)
+		if err == nil || wctx.Err() != nil || !agent.IsUnreachable(err) {
+			return err
 		}
 		select {
 		case <-wctx.Done():
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
-	if ctx.Err() != nil {
+}
+
+// waitAgent waits for the agent of the new sandbox m, whose lock the caller
+// holds. If it does not come up, m is switched to the FIFO path for good, so
+// later commands do not wait for it again.
+func (r *Runtime) waitAgent(ctx context.Context, m *meta) {
+	if m.Agent == "" {
 		return
 	}
-	r.log.Warn("machines: sandbox agent did not answer; using the FIFO path", "sandbox", m.ID, "err", err)
+	if err := r.agentUp(ctx, m); err != nil && ctx.Err() == nil {
+		r.useFIFO(m, err)
+	}
+}
+
+// watchAgent is waitAgent for a sandbox that Create has already returned:
+// the agent boots (~30-50 ms) while the service records the machine and the
+// first command is on its way (which waits for the agent by retrying the
+// refused connection).
+func (r *Runtime) watchAgent(m *meta) {
+	if m.Agent == "" {
+		return
+	}
+	id, token := m.ID, m.AgentToken
+	go func() {
+		err := r.agentUp(context.Background(), m)
+		if err == nil {
+			return
+		}
+		unlock := r.lock(id)
+		defer unlock()
+		if cur, merr := r.readMeta(id); merr == nil && cur.Running && cur.AgentToken == token {
+			r.useFIFO(cur, err)
+		}
+	}()
+}
+
+// useFIFO records that sandbox m's agent does not answer.
+func (r *Runtime) useFIFO(m *meta, cause error) {
+	r.log.Warn("machines: sandbox agent did not answer; using the FIFO path", "sandbox", m.ID, "err", cause)
 	m.Agent, m.AgentToken = "", ""
 	r.dropAgent(m.ID)
-	if werr := r.writeMeta(m); werr != nil {
-		r.log.Error("machines: recording the FIFO path", "sandbox", m.ID, "err", werr)
+	if err := r.writeMeta(m); err != nil {
+		r.log.Error("machines: recording the FIFO path", "sandbox", m.ID, "err", err)
 	}
 }
 

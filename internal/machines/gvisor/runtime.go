@@ -358,7 +358,12 @@ func (r *Runtime) Create(ctx context.Context, spec machines.SandboxSpec) error {
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}
-	// init wrote resolv.conf already.
+	// init wrote resolv.conf already. Without files to write, Create
+	// returns while the agent boots; the first command waits for it.
+	if len(spec.Files) == 0 {
+		r.watchAgent(m)
+		return nil
+	}
 	r.waitAgent(ctx, m)
 	if err := r.writeFiles(ctx, spec.ID, nil, spec.Files); err != nil {
 		r.cleanup(context.WithoutCancel(ctx), m)
