@@ -470,6 +470,17 @@ func (r *Runtime) cleanup(ctx context.Context, m *meta) {
 
 // Checkpoint implements machines.Runtime.
 func (r *Runtime) Checkpoint(ctx context.Context, id string) (string, error) {
+	return r.checkpoint(ctx, id, false)
+}
+
+// Snapshot implements machines.Runtime with `runsc checkpoint
+// --leave-running`: the sandbox pauses while its state is written and then
+// continues, with its processes, connections and address.
+func (r *Runtime) Snapshot(ctx context.Context, id string) (string, error) {
+	return r.checkpoint(ctx, id, true)
+}
+
+func (r *Runtime) checkpoint(ctx context.Context, id string, leaveRunning bool) (string, error) {
 	if err := r.available(""); err != nil {
 		return "", err
 	}
@@ -490,9 +501,20 @@ func (r *Runtime) Checkpoint(ctx context.Context, id string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("gvisor: %w", err)
 	}
-	if err := r.runRunsc(ctx, id, "--root", r.root, "checkpoint", "--image-path", dir, id); err != nil {
+	args := []string{"--root", r.root, "checkpoint", "--image-path", dir}
+	if leaveRunning {
+		args = append(args, "--leave-running")
+	}
+	if err := r.runRunsc(ctx, id, append(args, id)...); err != nil {
 		_ = os.RemoveAll(dir)
 		return "", err
+	}
+	if leaveRunning {
+		m.Snapshots = append(m.Snapshots, name)
+		if err := r.writeMeta(m); err != nil {
+			return "", err
+		}
+		return name, nil
 	}
 	// The snapshot is complete: from here on the sandbox is stopped even if
 	// the cleanup below fails half-way.
