@@ -15,9 +15,13 @@ import (
 	"time"
 )
 
-// Client talks to the agent of one sandbox. It keeps connections open
-// between requests; Close them when the sandbox is checkpointed or deleted
-// (a connection does not survive a restore).
+// Client talks to the agent of one sandbox.
+//
+// Every request opens its own connection (no keep-alive): a connection to
+// the sandbox's netstack costs well under a millisecond, and an idle
+// connection could be stale without the client knowing yet (the agent was
+// killed and restarted, or the sandbox was checkpointed), which would fail a
+// POST that the transport must not retry.
 type Client struct {
 	base  string
 	token string
@@ -52,6 +56,7 @@ func NewClient(addr, token string, dialWait time.Duration) *Client {
 		MaxIdleConnsPerHost: 16,
 		IdleConnTimeout:     90 * time.Second,
 		DisableCompression:  true,
+		DisableKeepAlives:   true,
 	}
 	c.http = &http.Client{Transport: c.tr}
 	return c
@@ -63,7 +68,8 @@ func retryable(err error) bool {
 		errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.ECONNRESET)
 }
 
-// Close drops the client's idle connections.
+// Close drops the client's idle connections (there are none unless a
+// response was not read to the end).
 func (c *Client) Close() { c.tr.CloseIdleConnections() }
 
 // IsUnreachable reports whether err means the agent could not be reached at
