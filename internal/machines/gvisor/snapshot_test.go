@@ -19,7 +19,7 @@ func TestSnapshotLeavesRunning(t *testing.T) {
 	r, img := newRuntime(t)
 	ctx := t.Context()
 	id := createSandbox(t, r, img, machines.Limits{})
-	mustRun(t, r, id, `echo before > /root/marker; nohup sh -c 'i=0; while :; do i=$((i+1)); echo $i > /tmp/counter; sleep 0.05; done' >/dev/null 2>&1 &`)
+	mustRun(t, r, id, `echo before > /root/marker; echo 0 > /tmp/counter; nohup sh -c 'i=0; while :; do i=$((i+1)); echo $i > /tmp/counter; sleep 0.05; done' >/dev/null 2>&1 &`)
 	counter := func(sb string) int {
 		t.Helper()
 		n, err := strconv.Atoi(strings.TrimSpace(mustRun(t, r, sb, "cat /tmp/counter")))
