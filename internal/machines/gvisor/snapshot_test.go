@@ -20,13 +20,18 @@ func TestSnapshotLeavesRunning(t *testing.T) {
 	ctx := t.Context()
 	id := createSandbox(t, r, img, machines.Limits{})
 	mustRun(t, r, id, `echo before > /root/marker; echo 0 > /tmp/counter; nohup sh -c 'i=0; while :; do i=$((i+1)); echo $i > /tmp/counter; sleep 0.05; done' >/dev/null 2>&1 &`)
+	// The counter is rewritten (truncated, then written) in place, so a
+	// read may catch it empty; read again.
 	counter := func(sb string) int {
 		t.Helper()
-		n, err := strconv.Atoi(strings.TrimSpace(mustRun(t, r, sb, "cat /tmp/counter")))
-		if err != nil {
-			t.Fatal(err)
+		for range 50 {
+			if n, err := strconv.Atoi(strings.TrimSpace(mustRun(t, r, sb, "cat /tmp/counter"))); err == nil {
+				return n
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
-		return n
+		t.Fatalf("%s: the counter is never readable", sb)
+		return 0
 	}
 	waitMore := func(sb string, than int) int {
 		t.Helper()
