@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ensure-image.sh DATA_DIR [--desktop]: make sure the machine base image exists
-# under DATA_DIR/images. Idempotent: when the image's marker file is present it
-# returns at once. Builds with debootstrap (installed when missing) through the
+# under DATA_DIR/images, with the in-sandbox agent installed. Idempotent: when
+# the image's marker file is present only the agent is (re)installed. Builds with debootstrap (installed when missing) through the
 # same Go code agentsvc uses (internal/machines/image). Needs root.
 #
 # Environment: SUITE (default bookworm; noble in production), MIRROR (default:
@@ -21,12 +21,10 @@ done
 SUITE="${SUITE:-bookworm}"
 MARKER="$DATA_DIR/images/$SUITE-$VARIANT/.agentsvc-image"
 
-if [ -f "$MARKER" ]; then
-	echo "$DATA_DIR/images/$SUITE-$VARIANT (already built)"
-	exit 0
-fi
-
-if ! command -v debootstrap >/dev/null 2>&1; then
+# An existing image still goes through buildimage, which installs the current
+# in-sandbox agent (internal/machines/agent; a few seconds with a warm Go build
+# cache, nothing changes when the agent is unchanged).
+if [ ! -f "$MARKER" ] && ! command -v debootstrap >/dev/null 2>&1; then
 	echo "ensure-image: installing debootstrap" >&2
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get install -y debootstrap >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y debootstrap >/dev/null; }

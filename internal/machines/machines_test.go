@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/apptest"
 	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/machines/agent"
 	"github.com/agentsvc/agentsvc/internal/machines/image"
 )
 
@@ -32,15 +33,33 @@ func needSandboxes(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Fatal("the machine tests need root (network namespaces, iptables, cgroups)")
 	}
-	if _, ok := image.Ready(apptest.TestDataDir(), "bookworm", image.Base); ok {
-		return
+	if _, ok := image.Ready(apptest.TestDataDir(), "bookworm", image.Base); !ok {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		if _, err := image.Build(ctx, image.Options{DataDir: apptest.TestDataDir(), Suite: "bookworm"}); err != nil {
+			t.Fatalf("building the test image: %v", err)
+		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	if _, err := image.Build(ctx, image.Options{DataDir: apptest.TestDataDir(), Suite: "bookworm"}); err != nil {
-		t.Fatalf("building the test image: %v", err)
+	installAgent.Do(func() {
+		var dirs []string
+		for _, v := range []image.Variant{image.Base, image.Desktop} {
+			if dir, ok := image.Ready(apptest.TestDataDir(), "bookworm", v); ok {
+				dirs = append(dirs, dir)
+			}
+		}
+		installErr = agent.EnsureInstalled(context.Background(), dirs...)
+	})
+	if installErr != nil {
+		t.Fatalf("installing the agent into the test images: %v", installErr)
 	}
 }
+
+// The agent is built and installed into the test images once per test
+// binary, as scripts/ensure-image.sh does.
+var (
+	installAgent sync.Once
+	installErr   error
+)
 
 type machine struct {
 	ID                 string     `json:"id"`

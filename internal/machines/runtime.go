@@ -37,6 +37,10 @@ type Runtime interface {
 	// Checkpoint saves memory and filesystem of the running sandbox id as a
 	// new snapshot, releases the sandbox and returns the snapshot's name.
 	Checkpoint(ctx context.Context, id string) (snapshot string, err error)
+	// Snapshot saves memory and filesystem of the running sandbox id as a
+	// new snapshot and leaves it running (a short pause); forks of a running
+	// machine start from such a snapshot.
+	Snapshot(ctx context.Context, id string) (snapshot string, err error)
 	// Restore starts the stopped sandbox id again from one of its snapshots;
 	// its processes continue where they were.
 	Restore(ctx context.Context, id, snapshot string) error

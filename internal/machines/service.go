@@ -340,28 +340,22 @@ func (s *Service) Create(ctx context.Context, p *auth.Principal, n NewMachine) (
 }
 
 // forkSandbox starts spec as a fork of src: from its last snapshot when it is
-// stopped, from a fresh checkpoint (restored at once) when it runs.
+// stopped, from a fresh snapshot when it runs (the source pauses while the
+// snapshot is written and then continues, with its processes, connections
+// and address).
 func (s *Service) forkSandbox(ctx context.Context, src Machine, spec SandboxSpec) error {
 	snap := src.lastSnapshot
 	if src.State == StateRunning {
 		var err error
-		snap, err = s.rt.Checkpoint(ctx, src.sandboxID)
+		snap, err = s.rt.Snapshot(ctx, src.sandboxID)
 		if err != nil {
 			return err
 		}
-		rerr := s.rt.Restore(context.WithoutCancel(ctx), src.sandboxID, snap)
-		uerr := s.db.InTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
+		if err := s.db.InTx(context.WithoutCancel(ctx), func(tx *store.Tx) error {
 			_, err := tx.ExecContext(ctx, `UPDATE machines SET last_snapshot = $1 WHERE id = $2`, snap, src.ID)
 			return err
-		})
-		if rerr != nil {
-			// The source is checkpointed but did not come back: it is
-			// stopped now, resumable from snap.
-			s.markStopped(context.WithoutCancel(ctx), src, snap, StopHostRestart, s.now())
-			return fmt.Errorf("restoring the fork's source: %w", rerr)
-		}
-		if uerr != nil {
-			return uerr
+		}); err != nil {
+			return err
 		}
 	}
 	return s.rt.Fork(ctx, src.sandboxID, snap, spec)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/machines"
+	"github.com/agentsvc/agentsvc/internal/machines/agent"
 )
 
 const (
@@ -31,7 +32,8 @@ const (
 
 // Exec implements machines.Runtime.
 //
-// The command runs as `timeout -k 2s <T> bash -c <command>`, started by the
+// Sandboxes with the agent run the command there (agentexec.go). Otherwise,
+// or when the agent cannot be reached, the command runs as `timeout -k 2s <T> bash -c <command>`, started by the
 // sandbox's init (see initScript for why not by runsc exec itself).
 // coreutils timeout puts itself and the command in a process group of their
 // own and signals the whole group at the deadline, so background children of
@@ -52,6 +54,13 @@ func (r *Runtime) Exec(ctx context.Context, id string, req machines.ExecRequest)
 	hasStdin := "0"
 	if req.Stdin != nil {
 		hasStdin = "1"
+	}
+	m, err := r.runningMeta(id)
+	if err != nil {
+		return machines.ExecResult{}, err
+	}
+	if res, ok, err := r.agentExec(ctx, m, req); ok {
+		return res, err
 	}
 	secs := strconv.FormatFloat(req.Timeout.Seconds(), 'f', 3, 64)
 	argv := []string{"bash", "-c", execClient, "agentsvc-exec", secs, dir, req.Command, hasStdin, strconv.Itoa(req.MaxOutputBytes + 1)}
@@ -220,6 +229,19 @@ func (r *Runtime) ReadFile(ctx context.Context, id, p string, max int64) ([]byte
 	if max <= 0 {
 		max = defaultMaxOutput
 	}
+	m, err := r.runningMeta(id)
+	if err != nil {
+		return nil, err
+	}
+	if c := r.agentFor(m); c != nil {
+		data, err := c.ReadFile(ctx, clean, max)
+		if err == nil {
+			return data, nil
+		}
+		if !agent.IsUnreachable(err) || ctx.Err() != nil {
+			return nil, r.notRunningOr(id, agentFileError(p, err))
+		}
+	}
 	res, err := r.execArgv(ctx, id, []string{"bash", "-c", readScript, "read", clean, strconv.FormatInt(max, 10)},
 		machines.ExecRequest{Timeout: time.Minute, MaxOutputBytes: int(max) + 1})
 	if err != nil {
@@ -243,6 +265,19 @@ func (r *Runtime) WriteFile(ctx context.Context, id, p string, data []byte, mode
 	}
 	if data == nil {
 		data = []byte{}
+	}
+	m, err := r.runningMeta(id)
+	if err != nil {
+		return err
+	}
+	if c := r.agentFor(m); c != nil {
+		err := c.WriteFile(ctx, clean, data, uint32(mode.Perm()))
+		if err == nil {
+			return nil
+		}
+		if !agent.IsUnreachable(err) || ctx.Err() != nil {
+			return r.notRunningOr(id, agentFileError(p, err))
+		}
 	}
 	res, err := r.execArgv(ctx, id, []string{"bash", "-c", writeScript, "write", clean, strconv.FormatUint(uint64(mode.Perm()), 8)},
 		machines.ExecRequest{Timeout: time.Minute, MaxOutputBytes: 4096, Stdin: data})

@@ -9,11 +9,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/machines"
+	"github.com/agentsvc/agentsvc/internal/machines/agent"
 	"github.com/agentsvc/agentsvc/internal/machines/image"
 )
 
@@ -22,11 +25,52 @@ import (
 // into AGENTSVC_TEST_DATA_DIR (default /var/tmp/agentsvc-test) and reused.
 // Only a missing runsc makes them skip.
 
-const (
-	testName = "agt"
+// testName and testSubnet keep this test process's interfaces, iptables
+// chains, cgroups and addresses apart from a service and from other test
+// processes on the same host (several engineers' runs of this package at
+// once would otherwise tear down each other's namespaces): TestMain claims
+// one of 64 slots with a lock file that the kernel releases when the
+// process ends.
+var (
+	testName   = "agt"
+	testSubnet = netip.MustParsePrefix("10.201.0.0/16")
 )
 
-var testSubnet = netip.MustParsePrefix("10.201.0.0/16")
+func TestMain(m *testing.M) {
+	if slot, ok := claimTestSlot(); ok {
+		testName = fmt.Sprintf("g%c%c", 'a'+slot/26, 'a'+slot%26)
+		testSubnet = netip.MustParsePrefix(fmt.Sprintf("10.202.%d.0/22", slot*4))
+	}
+	os.Exit(m.Run())
+}
+
+// claimTestSlot locks DATA_DIR/netlocks-gvisor/<n>.lock for the life of the
+// process. Without a usable data dir (no root) it reports false and the
+// fixed name is used; the tests then fail or skip on their own.
+func claimTestSlot() (int, bool) {
+	dir := filepath.Join(testDataDir(), "netlocks-gvisor")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return 0, false
+	}
+	for i := range 64 {
+		f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("%02d.lock", i)), os.O_CREATE|os.O_RDWR, 0o600)
+		if err != nil {
+			return 0, false
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			return i, true // f stays open (and locked) until the process exits
+		}
+		f.Close()
+	}
+	return 0, false
+}
+
+func testDataDir() string {
+	if d := os.Getenv("AGENTSVC_TEST_DATA_DIR"); d != "" {
+		return d
+	}
+	return "/var/tmp/agentsvc-test"
+}
 
 func testImage(t *testing.T) string {
 	t.Helper()
@@ -36,21 +80,29 @@ func testImage(t *testing.T) string {
 	if os.Geteuid() != 0 {
 		t.Fatal("the sandbox tests need root (network namespaces, iptables, cgroups)")
 	}
-	dataDir := os.Getenv("AGENTSVC_TEST_DATA_DIR")
-	if dataDir == "" {
-		dataDir = "/var/tmp/agentsvc-test"
+	dataDir := testDataDir()
+	dir, ok := image.Ready(dataDir, "bookworm", image.Base)
+	if !ok {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		var err error
+		if dir, err = image.Build(ctx, image.Options{DataDir: dataDir, Suite: "bookworm"}); err != nil {
+			t.Fatalf("building the test image: %v", err)
+		}
 	}
-	if dir, ok := image.Ready(dataDir, "bookworm", image.Base); ok {
-		return dir
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	dir, err := image.Build(ctx, image.Options{DataDir: dataDir, Suite: "bookworm"})
-	if err != nil {
-		t.Fatalf("building the test image: %v", err)
+	installAgent.Do(func() { installErr = agent.EnsureInstalled(context.Background(), dir) })
+	if installErr != nil {
+		t.Fatalf("installing the agent into the test image: %v", installErr)
 	}
 	return dir
 }
+
+// The agent is built and installed into the test image once per test binary
+// (a few seconds with a warm build cache).
+var (
+	installAgent sync.Once
+	installErr   error
+)
 
 // newRuntime returns a Runtime over a fresh data directory and the image.
 func newRuntime(t *testing.T) (*Runtime, string) {

@@ -8,7 +8,10 @@ import (
 	"net/netip"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Each sandbox gets a network namespace of its own holding one end of a veth
@@ -91,43 +94,96 @@ func runHost(ctx context.Context, name string, args ...string) error {
 	return nil
 }
 
-// setupNetns creates the namespace and veth pair for slot, replacing leftovers
+// setup creates the namespace and veth pair for slot, replacing leftovers
 // from an earlier run (after a restore the old namespace no longer holds the
 // addresses: runsc removes them from the host kernel when it takes the link).
+//
+// It runs on every create, resume and fork, so it uses few processes: the
+// veth is created with its peer already in the namespace and named eth0, each
+// side's addresses and routes go through one `ip -batch`, and the IPv6
+// sysctls are written directly (in the namespace from a thread that joined
+// it).
 func (n network) setup(ctx context.Context, slot int) error {
 	a, err := addrsFor(n.subnet, slot)
 	if err != nil {
 		return err
 	}
 	n.teardown(ctx, slot)
-	ns, hif, peer := n.netnsName(slot), n.hostIf(slot), n.peerIf(slot)
-	steps := [][]string{
-		{"ip", "netns", "add", ns},
-		{"ip", "link", "add", hif, "type", "veth", "peer", "name", peer},
-		{"ip", "link", "set", peer, "netns", ns},
-		{"ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1"},
-		{"ip", "-n", ns, "link", "set", peer, "name", "eth0"},
-		{"ip", "-n", ns, "addr", "add", fmt.Sprintf("%s/%d", a.sandbox, a.bits), "dev", "eth0"},
-		{"ip", "-n", ns, "link", "set", "eth0", "up"},
-		{"ip", "-n", ns, "link", "set", "lo", "up"},
-		{"ip", "-n", ns, "route", "add", "default", "via", a.host.String()},
-		{"sysctl", "-qw", "net.ipv6.conf." + hif + ".disable_ipv6=1"},
-		{"ip", "addr", "add", fmt.Sprintf("%s/%d", a.host, a.bits), "dev", hif},
-		{"ip", "link", "set", hif, "up"},
+	ns, hif := n.netnsName(slot), n.hostIf(slot)
+	fail := func(err error) error {
+		n.teardown(context.WithoutCancel(ctx), slot)
+		return fmt.Errorf("gvisor: network: %w", err)
 	}
-	for _, s := range steps {
-		if err := runHost(ctx, s[0], s[1:]...); err != nil {
-			n.teardown(context.WithoutCancel(ctx), slot)
-			return fmt.Errorf("gvisor: network: %w", err)
-		}
+	if err := runHost(ctx, "ip", "netns", "add", ns); err != nil {
+		return fail(err)
+	}
+	if err := runHost(ctx, "ip", "link", "add", hif, "type", "veth", "peer", "name", "eth0", "netns", ns); err != nil {
+		return fail(err)
+	}
+	if err := disableIPv6InNetns(n.netnsPath(slot)); err != nil {
+		return fail(err)
+	}
+	if err := os.WriteFile("/proc/sys/net/ipv6/conf/"+hif+"/disable_ipv6", []byte("1\n"), 0o644); err != nil {
+		return fail(err)
+	}
+	inside := fmt.Sprintf("addr add %s/%d dev eth0\nlink set eth0 up\nlink set lo up\nroute add default via %s\n", a.sandbox, a.bits, a.host)
+	if err := runBatch(ctx, inside, "-n", ns); err != nil {
+		return fail(err)
+	}
+	outside := fmt.Sprintf("addr add %s/%d dev %s\nlink set %s up\n", a.host, a.bits, hif, hif)
+	if err := runBatch(ctx, outside); err != nil {
+		return fail(err)
 	}
 	return nil
 }
 
-// teardownNetns removes the namespace and the veth pair; deleting the host end
-// deletes its peer. Missing pieces are not an error.
+// runBatch runs `ip [opts] -batch -` with commands on stdin.
+func runBatch(ctx context.Context, commands string, opts ...string) error {
+	cmd := exec.CommandContext(ctx, "ip", append(opts, "-batch", "-")...)
+	cmd.Stdin = strings.NewReader(commands)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("ip %s -batch: %w: %s", strings.Join(opts, " "), err, bytes.TrimSpace(out))
+	}
+	return nil
+}
+
+// disableIPv6InNetns turns IPv6 off in the network namespace at nsPath, so
+// that link-local IPv6 cannot bypass the IPv4 rules. /proc/sys/net belongs
+// to the network namespace of the thread that opens it, so a locked thread
+// joins the namespace, writes, and is then thrown away (the goroutine ends
+// without unlocking it) rather than returned to the scheduler in the wrong
+// namespace.
+func disableIPv6InNetns(nsPath string) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		f, err := os.Open(nsPath)
+		if err != nil {
+			errc <- err
+			return
+		}
+		defer f.Close()
+		if err := unix.Setns(int(f.Fd()), unix.CLONE_NEWNET); err != nil {
+			errc <- fmt.Errorf("setns %s: %w", nsPath, err)
+			return
+		}
+		for _, k := range []string{"all", "default", "eth0"} {
+			if err := os.WriteFile("/proc/sys/net/ipv6/conf/"+k+"/disable_ipv6", []byte("1\n"), 0o644); err != nil {
+				errc <- fmt.Errorf("disabling IPv6 in %s: %w", nsPath, err)
+				return
+			}
+		}
+		errc <- nil
+	}()
+	return <-errc
+}
+
+// teardown removes the namespace and the veth pair; deleting the host end
+// deletes its peer. Missing pieces are not an error (and cost no process).
 func (n network) teardown(ctx context.Context, slot int) {
-	_ = runHost(ctx, "ip", "link", "del", n.hostIf(slot))
+	if _, err := os.Stat("/sys/class/net/" + n.hostIf(slot)); err == nil {
+		_ = runHost(ctx, "ip", "link", "del", n.hostIf(slot))
+	}
 	if _, err := os.Stat(n.netnsPath(slot)); err == nil {
 		_ = runHost(ctx, "ip", "netns", "del", n.netnsName(slot))
 	}

@@ -14,7 +14,9 @@
 //	DATA_DIR/runsc/             runsc --root (container state)
 //	DATA_DIR/machines/<id>/     meta.json, bundle/, overlay/, snapshots/, runsc.log
 //
-// Networking is in network.go, the OCI spec in spec.go.
+// Commands and file operations go to the in-sandbox agent (agentexec.go,
+// package agent), with runsc exec and a FIFO to init as the fallback
+// (exec.go). Networking is in network.go, the OCI spec in spec.go.
 package gvisor
 
 import (
@@ -38,6 +40,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/agentsvc/agentsvc/internal/machines"
+	"github.com/agentsvc/agentsvc/internal/machines/agent"
 	"github.com/agentsvc/agentsvc/internal/machines/image"
 )
 
@@ -71,9 +74,10 @@ type Runtime struct {
 	root   string // runsc --root
 	mdir   string // DATA_DIR/machines
 	log    *slog.Logger
-	mu     sync.Mutex             // guards slots, busy and network setup
-	slots  map[int]string         // network slot -> sandbox id
-	busy   map[string]*sync.Mutex // per-sandbox lifecycle lock
+	mu     sync.Mutex               // guards slots, busy and network setup
+	slots  map[int]string           // network slot -> sandbox id
+	busy   map[string]*sync.Mutex   // per-sandbox lifecycle lock
+	agents map[string]*agent.Client // per-sandbox agent clients, guarded by mu
 	fwOnce sync.Once
 	fwErr  error
 }
@@ -90,6 +94,12 @@ type meta struct {
 	Running   bool            `json:"running"` // wanted state: true between Create/Restore and Checkpoint
 	Snapshots []string        `json:"snapshots,omitempty"`
 	Created   time.Time       `json:"created"`
+	// Agent is the agent binary's path inside the sandbox, empty when the
+	// image had none at create (commands then go through the FIFO).
+	// AgentToken authenticates the host to it. A fork inherits both: its
+	// memory holds the source's agent.
+	Agent      string `json:"agent,omitempty"`
+	AgentToken string `json:"agent_token,omitempty"`
 }
 
 // New returns a Runtime for opts. It succeeds even when runsc is missing, so
@@ -122,13 +132,14 @@ func New(opts Options) (*Runtime, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	r := &Runtime{
-		opts:  opts,
-		net:   network{name: opts.Name, subnet: opts.Subnet},
-		root:  filepath.Join(opts.DataDir, "runsc"),
-		mdir:  filepath.Join(opts.DataDir, "machines"),
-		log:   log,
-		slots: map[int]string{},
-		busy:  map[string]*sync.Mutex{},
+		opts:   opts,
+		net:    network{name: opts.Name, subnet: opts.Subnet},
+		root:   filepath.Join(opts.DataDir, "runsc"),
+		mdir:   filepath.Join(opts.DataDir, "machines"),
+		log:    log,
+		slots:  map[int]string{},
+		busy:   map[string]*sync.Mutex{},
+		agents: map[string]*agent.Client{},
 	}
 	for _, d := range []string{r.root, r.mdir} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -334,6 +345,9 @@ func (r *Runtime) Create(ctx context.Context, spec machines.SandboxSpec) error {
 		return fmt.Errorf("gvisor: %w", err)
 	}
 	m := &meta{ID: spec.ID, Image: spec.Image, Limits: spec.Limits, Env: spec.Env, Created: time.Now().UTC(), Slot: -1}
+	if p := agent.InImage(spec.Image); p != "" {
+		m.Agent, m.AgentToken = p, newToken()
+	}
 	slot, err := r.allocSlot(spec.ID)
 	if err != nil {
 		_ = os.RemoveAll(r.dir(spec.ID))
@@ -344,17 +358,26 @@ func (r *Runtime) Create(ctx context.Context, spec machines.SandboxSpec) error {
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}
-	if err := r.writeFiles(ctx, spec.ID, spec.Files); err != nil {
+	// init wrote resolv.conf already. Without files to write, Create
+	// returns while the agent boots; the first command waits for it.
+	if len(spec.Files) == 0 {
+		r.watchAgent(m)
+		return nil
+	}
+	r.waitAgent(ctx, m)
+	if err := r.writeFiles(ctx, spec.ID, nil, spec.Files); err != nil {
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}
 	return nil
 }
 
-// writeFiles puts the sandbox's resolv.conf and the spec's files in place.
-func (r *Runtime) writeFiles(ctx context.Context, id string, files map[string][]byte) error {
-	if err := r.WriteFile(ctx, id, "/etc/resolv.conf", sandboxResolvConf(), 0o644); err != nil {
-		return err
+// writeFiles puts resolv (unless nil) and the spec's files in place.
+func (r *Runtime) writeFiles(ctx context.Context, id string, resolv []byte, files map[string][]byte) error {
+	if resolv != nil {
+		if err := r.WriteFile(ctx, id, "/etc/resolv.conf", resolv, 0o644); err != nil {
+			return err
+		}
 	}
 	paths := make([]string, 0, len(files))
 	for p := range files {
@@ -381,7 +404,11 @@ func (r *Runtime) start(ctx context.Context, m *meta, snapshot string, base *spe
 	cgroupParent := "/agentsvc-" + r.opts.Name
 	var spec = base
 	if spec == nil {
-		spec = bundleSpec(r.net.netnsPath(m.Slot), cgroupParent, m.Image, m.ID, m.Env, m.Limits)
+		initEnv := []string{resolvEnv + "=" + string(sandboxResolvConf())}
+		if m.Agent != "" {
+			initEnv = append(initEnv, agentPathEnv+"="+m.Agent, agent.TokenEnv+"="+m.AgentToken)
+		}
+		spec = bundleSpec(r.net.netnsPath(m.Slot), cgroupParent, m.Image, m.ID, m.Env, initEnv, m.Limits)
 	} else {
 		adaptSpec(spec, r.net.netnsPath(m.Slot), cgroupParent, m.Image, m.ID, m.Limits)
 	}
@@ -397,8 +424,12 @@ func (r *Runtime) start(ctx context.Context, m *meta, snapshot string, base *spe
 	if err := r.net.setup(ctx, m.Slot); err != nil {
 		return err
 	}
+	// Connections to the agent of an earlier run are dead.
+	r.dropAgent(m.ID)
 	// A container left in runsc's state (crash, reboot) blocks the id.
-	r.forceDelete(ctx, m.ID)
+	if r.inRunscState(m.ID) {
+		r.forceDelete(ctx, m.ID)
+	}
 	args := r.globalFlags(m.ID)
 	if snapshot == "" {
 		args = append(args, "run", "--detach", "--bundle", r.bundle(m.ID), m.ID)
@@ -411,6 +442,14 @@ func (r *Runtime) start(ctx context.Context, m *meta, snapshot string, base *spe
 		return err
 	}
 	return nil
+}
+
+// inRunscState reports whether runsc's --root may hold state of sandbox id
+// (files named <id>_sandbox:<id>.state/.lock), so that the common case needs
+// no runsc process to clean up.
+func (r *Runtime) inRunscState(id string) bool {
+	matches, err := filepath.Glob(filepath.Join(r.root, "*"+id+"*"))
+	return err != nil || len(matches) > 0
 }
 
 // forceDelete removes sandbox id from runsc's state, killing it if needed.
@@ -431,6 +470,17 @@ func (r *Runtime) cleanup(ctx context.Context, m *meta) {
 
 // Checkpoint implements machines.Runtime.
 func (r *Runtime) Checkpoint(ctx context.Context, id string) (string, error) {
+	return r.checkpoint(ctx, id, false)
+}
+
+// Snapshot implements machines.Runtime with `runsc checkpoint
+// --leave-running`: the sandbox pauses while its state is written and then
+// continues, with its processes, connections and address.
+func (r *Runtime) Snapshot(ctx context.Context, id string) (string, error) {
+	return r.checkpoint(ctx, id, true)
+}
+
+func (r *Runtime) checkpoint(ctx context.Context, id string, leaveRunning bool) (string, error) {
 	if err := r.available(""); err != nil {
 		return "", err
 	}
@@ -443,14 +493,28 @@ func (r *Runtime) Checkpoint(ctx context.Context, id string) (string, error) {
 	if !m.Running {
 		return "", fmt.Errorf("%w: %s", machines.ErrNotRunning, id)
 	}
+	// Close the host's idle connections to the agent first, so the
+	// snapshot does not hold half of a connection the host forgot.
+	r.dropAgent(id)
 	name := time.Now().UTC().Format("20060102T150405.000000000Z")
 	dir := r.snapDir(id, name)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("gvisor: %w", err)
 	}
-	if err := r.runRunsc(ctx, id, "--root", r.root, "checkpoint", "--image-path", dir, id); err != nil {
+	args := []string{"--root", r.root, "checkpoint", "--image-path", dir}
+	if leaveRunning {
+		args = append(args, "--leave-running")
+	}
+	if err := r.runRunsc(ctx, id, append(args, id)...); err != nil {
 		_ = os.RemoveAll(dir)
 		return "", err
+	}
+	if leaveRunning {
+		m.Snapshots = append(m.Snapshots, name)
+		if err := r.writeMeta(m); err != nil {
+			return "", err
+		}
+		return name, nil
 	}
 	// The snapshot is complete: from here on the sandbox is stopped even if
 	// the cleanup below fails half-way.
@@ -459,8 +523,12 @@ func (r *Runtime) Checkpoint(ctx context.Context, id string) (string, error) {
 	if err := r.writeMeta(m); err != nil {
 		return "", err
 	}
-	r.forceDelete(context.WithoutCancel(ctx), id)
+	// Releasing the sandbox and its network are independent host
+	// processes; run them side by side.
+	var wg sync.WaitGroup
+	wg.Go(func() { r.forceDelete(context.WithoutCancel(ctx), id) })
 	r.net.teardown(context.WithoutCancel(ctx), m.Slot)
+	wg.Wait()
 	// The overlay filestore of the old sandbox is in the snapshot now; a
 	// restore creates a fresh one.
 	_ = os.RemoveAll(filepath.Join(r.dir(id), "overlay"))
@@ -538,7 +606,8 @@ func (r *Runtime) Fork(ctx context.Context, srcID, snapshot string, spec machine
 	if spec.Limits != (machines.Limits{}) {
 		lim = spec.Limits
 	}
-	m := &meta{ID: spec.ID, Image: src.Image, Limits: lim, Env: src.Env, Created: time.Now().UTC(), Slot: -1}
+	m := &meta{ID: spec.ID, Image: src.Image, Limits: lim, Env: src.Env, Created: time.Now().UTC(), Slot: -1,
+		Agent: src.Agent, AgentToken: src.AgentToken}
 	slot, err := r.allocSlot(spec.ID)
 	if err != nil {
 		_ = os.RemoveAll(r.dir(spec.ID))
@@ -562,7 +631,9 @@ func (r *Runtime) Fork(ctx context.Context, srcID, snapshot string, spec machine
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}
-	if err := r.writeFiles(ctx, spec.ID, spec.Files); err != nil {
+	// The fork's resolv.conf is its source's; the host's resolvers may
+	// have changed since.
+	if err := r.writeFiles(ctx, spec.ID, sandboxResolvConf(), spec.Files); err != nil {
 		r.cleanup(context.WithoutCancel(ctx), m)
 		return err
 	}
@@ -607,6 +678,7 @@ func (r *Runtime) Delete(ctx context.Context, id string) error {
 			r.runsc = bin
 		}
 	}
+	r.dropAgent(id)
 	if r.runsc != "" {
 		r.forceDelete(ctx, id)
 	}

@@ -9,6 +9,7 @@ import (
 	specs "github.com/opencontainers/runtime-spec/specs-go"
 
 	"github.com/agentsvc/agentsvc/internal/machines"
+	"github.com/agentsvc/agentsvc/internal/machines/agent"
 )
 
 // initScript is the sandbox's PID 1 and runs every command.
@@ -26,7 +27,22 @@ import (
 // <f>.err, and the FIFO <f>.done that carries the exit status. Both ends open
 // <f>.done read-write so neither blocks when the other is gone (a client
 // killed by a restore).
+//
+// Init first writes /etc/resolv.conf from its environment (a builtin, no
+// process, so the first command already finds it).
+//
+// When the sandbox has an agent (see package agent), init then starts it in
+// a restart loop (before the FIFO's mkfifo, whose process would delay it) (a user's command may kill it; it comes back within a
+// second) with the token from its own environment, then drops both variables
+// so that commands started through the FIFO do not inherit them. The agent
+// is a child of init like the FIFO's commands, so it survives a restore.
 const initScript = `d=` + execDir + `
+[ "${` + resolvEnv + `+set}" ] && printf '%s' "$` + resolvEnv + `" >/etc/resolv.conf
+if [ -n "$` + agentPathEnv + `" ]; then
+  ( a=$` + agentPathEnv + `; unset ` + agentPathEnv + ` ` + resolvEnv + `; trap 'exit 0' TERM
+    while :; do "$a" </dev/null >/dev/null 2>&1; sleep 1; done ) &
+fi
+unset ` + agentPathEnv + ` ` + agent.TokenEnv + ` ` + resolvEnv + `
 [ -p $d/ctl ] || mkfifo $d/ctl
 exec 3<>$d/ctl
 trap 'exit 0' TERM
@@ -60,6 +76,12 @@ head -c "$max" "$f.out"; head -c "$max" "$f.err" >&2
 rm -f "$f".* >/dev/null 2>&1 &
 exit "$st"`
 
+// agentPathEnv tells init where the agent binary is inside the sandbox.
+const agentPathEnv = "AGENTSVC_AGENT"
+
+// resolvEnv carries the sandbox's resolv.conf to init.
+const resolvEnv = "AGENTSVC_RESOLV"
+
 // execDir holds exec requests inside the sandbox (a tmpfs, see bundleSpec).
 const execDir = "/run/agentsvc"
 
@@ -75,13 +97,16 @@ const cpuPeriod = 100000
 // path, resources, root path, namespace paths), so restores and forks start
 // from the sandbox's saved config.json and only adapt those (adaptSpec); a
 // newer agentsvc with a different initScript still restores old snapshots.
-func bundleSpec(netnsPath, cgroupParent, image, id string, env []string, lim machines.Limits) *specs.Spec {
+//
+// initEnv is given to PID 1 only (the agent's path and token), env to PID 1
+// and every command.
+func bundleSpec(netnsPath, cgroupParent, image, id string, env, initEnv []string, lim machines.Limits) *specs.Spec {
 	s := &specs.Spec{
 		Version: specs.Version,
 		Process: &specs.Process{
 			User: specs.User{UID: 0, GID: 0},
 			Args: []string{"/bin/bash", "-c", initScript},
-			Env:  append(baseEnv(), env...),
+			Env:  append(append(baseEnv(), env...), initEnv...),
 			Cwd:  "/root",
 			Capabilities: &specs.LinuxCapabilities{
 				Bounding:  defaultCaps,
