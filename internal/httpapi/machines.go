@@ -35,7 +35,7 @@ type createMachineBody struct {
 	Image               string   `json:"image,omitempty" doc:"base (default: bash, coreutils, curl, git, python3) or desktop (adds Xvfb, openbox, x11vnc and noVNC)."`
 	TTLSeconds          int64    `json:"ttl_seconds,omitempty" doc:"Each running period is stopped automatically after this many seconds (1 to 604800; default 3600)."`
 	InjectCredentialIDs []string `json:"inject_credential_ids,omitempty" maxItems:"20" doc:"Vault credentials whose values are written to /run/agentsvc/credentials/<name> (mode 0600) inside the machine; never returned; audited."`
-	ForkFrom            string   `json:"fork_from,omitempty" doc:"Make the machine a fork of another machine of this agent (mch_…): from its last snapshot when it is stopped, from a fresh checkpoint when it runs (the source pauses for a moment and continues)."`
+	ForkFrom            string   `json:"fork_from,omitempty" doc:"Make the machine a fork of another machine of this agent (mch_…): from its last snapshot when it is stopped, from a snapshot taken in place when it runs (the source pauses for about 0.1–0.2 s; its processes, connections and address carry on)."`
 	IdempotencyKey      string   `json:"idempotency_key,omitempty" maxLength:"255" doc:"Retry with the same key and identical body to get the original result instead of a second machine."`
 }
 

@@ -81,10 +81,9 @@
 //
 // POST /api/v1/machines with fork_from (or the create_machine tool) makes a
 // new machine from another machine of the same agent: from its last snapshot
-// when it is stopped, or from a fresh checkpoint when it is running. A
-// running source is checkpointed and restored at once (a pause of a few
-// hundred milliseconds; its processes continue, its billing continues, it
-// keeps its address). The fork has its own writable layer, address and
+// when it is stopped, or from a snapshot of a running one taken in place
+// (runsc checkpoint --leave-running: a pause of about 0.1–0.2 s; its
+// processes, connections, address and billing carry on). The fork has its own writable layer, address and
 // billing; files in the source (injected credentials too) are in the fork.
 //
 // # Credentials

@@ -347,7 +347,7 @@ func TestMachineLifecycle(t *testing.T) {
 			if st, body := viaProxy(t, env, port.URL, "/index.html"); st != 200 || body != "hello from the machine\n" {
 				t.Errorf("through the proxy: %d %q", st, body)
 			}
-			for _, p := range []any{0, 65536, -1, "x"} {
+			for _, p := range []any{0, 65536, -1, "x", agent.Port} {
 				if r := env.Do("POST", "/api/v1/machines/"+m.ID+"/ports", a.token, map[string]any{"port": p}); r.Status != 400 {
 					t.Errorf("port %v: %d %s", p, r.Status, r.Body)
 				}

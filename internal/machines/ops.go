@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"github.com/agentsvc/agentsvc/internal/machines/agent"
 	"path"
 	"strings"
 	"time"
@@ -186,6 +187,9 @@ type Port struct {
 func (s *Service) ExposePort(ctx context.Context, p *auth.Principal, id string, port int) (Port, error) {
 	if port < 1 || port > 65535 {
 		return Port{}, apierr.Invalid("port", "must be between 1 and 65535")
+	}
+	if port == agent.Port {
+		return Port{}, apierr.Invalid("port", "%d is the machine agent's port and cannot be exposed", agent.Port)
 	}
 	m, err := s.running(ctx, p, id, "expose a port of")
 	if err != nil {
