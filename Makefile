@@ -5,7 +5,7 @@ LDFLAGS := -X main.version=$(VERSION)
 DATA    ?= data
 
 .PHONY: build dev test test-postgres bench-api bench-vault bench-smtp fuzz vet
-.PHONY: machines-setup bench-machines
+.PHONY: machines-setup bench-machines bench-send bench-webhooks
 
 build:
 	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o bin/agentsvc ./cmd/agentsvc
@@ -52,3 +52,9 @@ bench-smtp:
 
 bench-machines:
 	$(GO) run ./cmd/agentsvc-bench machines
+
+bench-send:
+	$(GO) run ./cmd/agentsvc-bench send
+
+bench-webhooks:
+	$(GO) run ./cmd/agentsvc-bench webhooks

@@ -7,6 +7,8 @@
 //	agentsvc-bench arrival [-rate 100] [-d 10s]  250 reply to the event reaching a waiting long-poll
 //	agentsvc-bench longpoll [-n 10000]      waiting long-polls woken by one message
 //	agentsvc-bench machines [-n 20]         machine lifecycle beside bare runsc (root, runsc and the image)
+//	agentsvc-bench send [-d 10s]            send API to a local SMTP sink vs raw go-smtp client to sink
+//	agentsvc-bench webhooks [-d 10s]        signed, verified, durable deliveries vs bare POSTs
 package main
 
 import (
@@ -20,17 +22,19 @@ import (
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/app"
+	"github.com/agentsvc/agentsvc/internal/delivery/deliverybench"
 	inboundbench "github.com/agentsvc/agentsvc/internal/email/inbound/bench"
 	"github.com/agentsvc/agentsvc/internal/loadgen"
 	"github.com/agentsvc/agentsvc/internal/machines/machinesbench"
 	"github.com/agentsvc/agentsvc/internal/vault/vaultbench"
+	"github.com/agentsvc/agentsvc/internal/webhooks/webhooksbench"
 )
 
 func main() {
 	// The long-poll benchmark re-runs this binary as its client process.
 	inboundbench.PollClientMain()
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: agentsvc-bench api|vault|smtp|arrival|longpoll|machines [flags]")
+		fmt.Fprintln(os.Stderr, "usage: agentsvc-bench api|vault|smtp|arrival|longpoll|machines|send|webhooks [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -56,6 +60,12 @@ func main() {
 	case "longpoll":
 		_ = fs.Parse(os.Args[2:])
 		err = inboundbench.RunLongPolls(os.Stdout, *n)
+	case "send":
+		_ = fs.Parse(os.Args[2:])
+		err = deliverybench.Run(os.Stdout, *d)
+	case "webhooks":
+		_ = fs.Parse(os.Args[2:])
+		err = webhooksbench.Run(os.Stdout, *d)
 	case "machines":
 		fs.Lookup("n").DefValue = "20"
 		_ = fs.Set("n", "20")
