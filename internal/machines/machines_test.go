@@ -162,11 +162,18 @@ func viaProxy(t *testing.T, env *apptest.Env, portURL, path string) (int, string
 
 func counter(t *testing.T, c client, id string) int {
 	t.Helper()
-	n, err := strconv.Atoi(strings.TrimSpace(c.sh(id, "cat /root/counter 2>/dev/null || echo 0")))
+	n, err := strconv.Atoi(strings.TrimSpace(c.sh(id, readCounter("/root/counter"))))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// readCounter reads a counter file that a background loop rewrites with
+// `echo $i > file`: a read may land between the truncation and the write,
+// so an empty read is retried.
+func readCounter(path string) string {
+	return "for i in 1 2 3 4 5 6 7 8 9 10; do v=$(cat " + path + " 2>/dev/null); [ -n \"$v\" ] && break; sleep 0.05; done; echo ${v:-0}"
 }
 
 // waitCounterAbove waits until the background counter of a machine passes n.

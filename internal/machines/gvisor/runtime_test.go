@@ -258,7 +258,7 @@ nohup sh -c 'i=0; while :; do i=$((i+1)); echo $i > /tmp/counter; sleep 0.2; don
 	time.Sleep(600 * time.Millisecond)
 	counter := func(id string) int {
 		t.Helper()
-		n, err := strconv.Atoi(strings.TrimSpace(mustRun(t, r, id, "cat /tmp/counter")))
+		n, err := strconv.Atoi(strings.TrimSpace(mustRun(t, r, id, "for i in 1 2 3 4 5 6 7 8 9 10; do v=$(cat /tmp/counter); [ -n \"$v\" ] && break; sleep 0.05; done; echo $v")))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,7 @@ func TestSnapshotLeavesRunning(t *testing.T) {
 	counter := func(sb string) int {
 		t.Helper()
 		for range 50 {
-			if n, err := strconv.Atoi(strings.TrimSpace(mustRun(t, r, sb, "cat /tmp/counter"))); err == nil {
+			if n, err := strconv.Atoi(strings.TrimSpace(mustRun(t, r, sb, "for i in 1 2 3 4 5 6 7 8 9 10; do v=$(cat /tmp/counter); [ -n \"$v\" ] && break; sleep 0.05; done; echo $v"))); err == nil {
 				return n
 			}
 			time.Sleep(10 * time.Millisecond)
