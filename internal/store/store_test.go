@@ -151,3 +151,52 @@ func TestEventSequenceIncreases(t *testing.T) {
 		}
 	})
 }
+
+func TestSavepointUndoesOnlyItsUnit(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		insert := func(tx *store.Tx, id string) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO organizations (id, name, plan, mail_domain, created_at) VALUES ($1, 'x', 'paid', 'x.test', 1)`, id)
+			return err
+		}
+		var ran []string
+		boom := errors.New("boom")
+		var unitErrs []error
+		err := db.InTx(ctx, func(tx *store.Tx) error {
+			for _, unit := range []struct {
+				id   string
+				fail error
+			}{{"org_sp1", nil}, {"org_sp1", nil}, {"org_sp2", boom}, {"org_sp3", nil}} {
+				unitErrs = append(unitErrs, tx.Savepoint(ctx, func() error {
+					if err := insert(tx, unit.id); err != nil {
+						return err
+					}
+					tx.AfterCommit(func() { ran = append(ran, unit.id) })
+					return unit.fail
+				}))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if unitErrs[0] != nil || !store.IsUniqueViolation(unitErrs[1]) || !errors.Is(unitErrs[2], boom) || unitErrs[3] != nil {
+			t.Fatalf("unit errors = %v", unitErrs)
+		}
+		if len(ran) != 2 || ran[0] != "org_sp1" || ran[1] != "org_sp3" {
+			t.Fatalf("after-commit functions ran for %v, want [org_sp1 org_sp3]", ran)
+		}
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM organizations WHERE id IN ('org_sp1', 'org_sp2', 'org_sp3')`).Scan(&n); err != nil || n != 2 {
+			t.Fatalf("rows = %d (err %v), want 2", n, err)
+		}
+		ran = nil
+		_ = db.InTx(ctx, func(tx *store.Tx) error {
+			tx.AfterCommit(func() { ran = append(ran, "rolled back") })
+			return boom
+		})
+		if len(ran) != 0 {
+			t.Fatalf("after-commit ran on rollback: %v", ran)
+		}
+	})
+}

@@ -23,9 +23,11 @@ import (
 	"crypto"
 	"log/slog"
 	"net"
+	"runtime"
 	"sync"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/delivery"
 	"github.com/agentsvc/agentsvc/internal/email"
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 	"github.com/agentsvc/agentsvc/internal/seal"
@@ -80,7 +82,17 @@ type Service struct {
 
 	mu      sync.Mutex
 	signers map[string]*domainSigner // by domain name
+
+	group committer
+	cpu   chan struct{} // build slots (send.go)
+	// delivery takes fresh queue rows in memory (SetDelivery); nil: they
+	// wait for a delivery worker's claim.
+	delivery *delivery.Service
 }
+
+// SetDelivery lets sends hand their queue rows straight to this process's
+// delivery workers (delivery.Service.Enqueue).
+func (s *Service) SetDelivery(d *delivery.Service) { s.delivery = d }
 
 // New wires the sending side.
 func New(db *store.DB, mb *mailbox.Service, inboxes *email.Service, keys *seal.Keyring, cfg Config, log *slog.Logger) *Service {
@@ -97,7 +109,8 @@ func New(db *store.DB, mb *mailbox.Service, inboxes *email.Service, keys *seal.K
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{db: db, mb: mb, inboxes: inboxes, keys: keys, blobs: mb.Blobs(), cfg: cfg, log: log, now: time.Now,
-		signers: map[string]*domainSigner{}}
+		signers: map[string]*domainSigner{}, group: committer{db: db},
+		cpu: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
 // domainSigner is a domain's opened DKIM key.
