@@ -403,23 +403,47 @@ func (s *Service) attempt(ctx context.Context, r row) (outcome, bool) {
 // recordBatch bounds the outcomes committed in one transaction.
 const recordBatch = 256
 
+// recordPause is the least time between two outcome commits under load.
+// The one SQLite writer also commits the sends; an outcome commit per
+// handful of messages would take it from them, while the outcomes can
+// wait a few milliseconds (the at-least-once window grows by as much).
+const recordPause = 25 * time.Millisecond
+
 // recorder commits outcomes as they come, all that are waiting in one
-// transaction: the delivered state is on disk one commit after the 250,
-// and under load one commit serves many messages.
+// transaction: the delivered state is on disk one commit after the 250
+// (after an idle moment at once, under load within recordPause of the
+// previous commit), and under load one commit serves many messages.
 func (s *Service) recorder(ctx context.Context, results <-chan result) {
 	batch := make([]result, 0, recordBatch)
+	var last time.Time
 	for first := range results {
 		batch = append(batch[:0], first)
+		var pause <-chan time.Time
+		if wait := time.Until(last.Add(recordPause)); wait > 0 {
+			pause = time.After(wait) // collected once fired or dropped (Go 1.23 timers)
+		}
 	more:
 		for len(batch) < recordBatch {
+			if pause == nil {
+				select {
+				case r, ok := <-results:
+					if !ok {
+						break more
+					}
+					batch = append(batch, r)
+				default:
+					break more
+				}
+				continue
+			}
 			select {
 			case r, ok := <-results:
 				if !ok {
 					break more
 				}
 				batch = append(batch, r)
-			default:
-				break more
+			case <-pause:
+				pause = nil
 			}
 		}
 		if err := s.record(ctx, batch); err != nil {
@@ -433,6 +457,7 @@ func (s *Service) recorder(ctx context.Context, results <-chan result) {
 				}
 			}
 		}
+		last = time.Now()
 	}
 }
 
