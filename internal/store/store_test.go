@@ -228,7 +228,10 @@ func TestPreparedWritesAcrossTransactions(t *testing.T) {
 			if !store.IsUniqueViolation(err) {
 				t.Errorf("duplicate insert: %v", err)
 			}
-			err = db.InTx(ctx, func(tx *store.Tx) error { _, err := tx.ExecContext(ctx, `INSERT INTO no_such_table VALUES ($1)`, 1); return err })
+			err = db.InTx(ctx, func(tx *store.Tx) error {
+				_, err := tx.ExecContext(ctx, `INSERT INTO no_such_table VALUES ($1)`, 1)
+				return err
+			})
 			if err == nil {
 				t.Error("insert into a missing table succeeded")
 			}
