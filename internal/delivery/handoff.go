@@ -22,6 +22,11 @@ import (
 // backlog is long and rows of other processes go through the dispatcher's
 // claim as before.
 
+// maxHandedRaw is the largest message handed to a worker in memory; a
+// larger one is read from its blob when attempted, so the backlog never
+// holds much memory.
+const maxHandedRaw = 256 << 10
+
 // freshBacklog bounds the rows waiting in memory for a worker beyond which
 // new rows are queued unleased for the dispatcher: a row leased at insert
 // must reach a worker well within its lease.
@@ -107,6 +112,9 @@ func (q *rowQueue) takeAll() []row {
 func (s *Service) Enqueue(ctx context.Context, tx *store.Tx, j Job, raw []byte) ([]Recipient, error) {
 	if !s.running.Load() || s.queue.len()+len(j.Recipients) > freshBacklog {
 		return Enqueue(ctx, tx, j)
+	}
+	if len(raw) > maxHandedRaw {
+		raw = nil
 	}
 	now := s.now()
 	at, lease := store.Micros(now), store.Micros(now.Add(s.cfg.Lease))

@@ -1,14 +1,17 @@
 package outbound_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentsvc/agentsvc/internal/app"
 	"github.com/agentsvc/agentsvc/internal/apptest"
+	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 )
 
 // sendAll sends bodies concurrently (so they share group commits) and
@@ -113,5 +116,33 @@ func TestConcurrentIdempotentDraftSends(t *testing.T) {
 		}
 		env.Must(404, env.Do("GET", "/api/v1/drafts/"+d["id"].(string), a.Token, nil))
 		w.waitStatus(a, id.(string), map[string]string{"carol@example.test": "delivered"})
+	})
+}
+
+// A large message (here a 300 KB attachment) is kept as a file, read by the
+// worker when it is attempted; small ones live in the database.
+func TestLargeMessageIsAFile(t *testing.T) {
+	newWorld(t, true)(t, func(t *testing.T, w *world) {
+		env := w.env
+		a := w.agent("bigsender")
+		data := bytes.Repeat([]byte("0123456789abcdef"), 300<<10/16)
+		up := w.upload(a, "big.bin", data)
+		big := w.send(a, map[string]any{"to": []string{"bob@example.test"}, "subject": "big", "text": "x", "attachment_ids": []string{up}})
+		small := w.send(a, map[string]any{"to": []string{"bob@example.test"}, "subject": "small", "text": "x"})
+		got := w.sink.Wait(t, 2, 15*time.Second)
+		for _, r := range got {
+			if m := parseRaw(t, r.Raw); m.Header.Get("Subject") == "big" && len(r.Raw) < len(data) {
+				t.Errorf("big message arrived with %d bytes", len(r.Raw))
+			}
+		}
+		for id, wantDB := range map[string]bool{big["id"].(string): false, small["id"].(string): true} {
+			var blob string
+			if err := env.App.DB.QueryRowContext(context.Background(), `SELECT blob_path FROM messages WHERE id = $1`, id).Scan(&blob); err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasPrefix(blob, mailbox.DBPrefix) != wantDB {
+				t.Errorf("message %s stored at %q", id, blob)
+			}
+		}
 	})
 }

@@ -379,6 +379,16 @@ func (s *Service) send(ctx context.Context, p *auth.Principal, o outgoing) (Sent
 	}
 	sum := sha256.Sum256(raw)
 	blobName := path.Join("outbound", now.Format("2006/01/02"), hex.EncodeToString(sum[:8])+"-"+strings.SplitN(l.MessageID, "@", 2)[0]+".eml")
+	// Small messages (nearly all) go in the send transaction; a large one
+	// (attachments) is a file, synced before the transaction as it would
+	// otherwise hold up the commit every concurrent send waits for.
+	fileBlob := ""
+	if len(raw) > maxRowBlob {
+		if err := s.blobs.Write(blobName, raw); err != nil {
+			return Sent{}, false, err
+		}
+		fileBlob = blobName
+	}
 	rcpts := make([]string, 0, len(o.to)+len(o.cc))
 	for _, a := range append(append([]mail.Address{}, o.to...), o.cc...) {
 		rcpts = append(rcpts, a.Address)
@@ -401,9 +411,12 @@ func (s *Service) send(ctx context.Context, p *auth.Principal, o outgoing) (Sent
 		}
 		// The signed message is a row of this transaction: durable with
 		// the commit, no file to create and sync.
-		blob, err := s.blobs.WriteTx(ctx, tx, blobName, raw)
-		if err != nil {
-			return err
+		blob := fileBlob
+		if blob == "" {
+			var err error
+			if blob, err = s.blobs.WriteTx(ctx, tx, blobName, raw); err != nil {
+				return err
+			}
 		}
 		st, err := mailbox.InsertMessage(ctx, tx, mailbox.NewMessage{OrgID: p.OrgID, InboxID: o.inbox.ID, InboxAddress: o.inbox.Address,
 			Direction: mailbox.Outbound, Parsed: parsed, Size: int64(len(raw)), SHA256: hex.EncodeToString(sum[:]), BlobPath: blob,
@@ -445,6 +458,9 @@ func (s *Service) send(ctx context.Context, p *auth.Principal, o outgoing) (Sent
 		return err
 	})
 	if err != nil {
+		if fileBlob != "" {
+			_ = s.blobs.Remove(fileBlob)
+		}
 		if errors.Is(err, errRaced) {
 			// A concurrent request with the same key won: answer as it did.
 			sent, ok, rerr := s.replay(ctx, o.inbox.ID, o.idempotencyKey, o)

@@ -44,6 +44,9 @@ const (
 	maxBodyBytes        = 2 << 20
 	maxFilenameRunes    = 255
 	maxIdempotencyBytes = 255
+	// maxRowBlob is the largest signed message kept in the database
+	// (blob_data); larger ones are files.
+	maxRowBlob = 256 << 10
 )
 
 // MaxUploadBase64 is the longest content_base64 accepted: the base64 size
