@@ -11,11 +11,16 @@
 //	   │                                   yes, same body: original result (draft removed)
 //	   │                                   yes, other body: 409 idempotency_conflict
 //	   ▼
-//	compose MIME ─ DKIM-sign with the From domain's key ─ blob file
+//	compose MIME ─ DKIM-sign with the From domain's key (at most GOMAXPROCS at once)
 //	   ▼
-//	one transaction: quotas (402, nothing queued) ─ sandbox recipients ─
-//	message + thread + labels (mailbox) ─ outbound_messages (key) ─
-//	queue rows (delivery) ─ draft removed ─ message.sent ─ commit
+//	group commit (commit.go): the sends that arrive while a commit runs share
+//	the next transaction, each in its own savepoint:
+//	quotas (402, nothing queued) ─ sandbox recipients ─ signed message
+//	(blob_data row; a file when over 256 KB) ─ message + thread + labels
+//	(mailbox) ─ outbound_messages (key) ─ queue rows (delivery, leased to
+//	this process's workers) ─ draft removed ─ message.sent ─ commit
+//	   ▼
+//	202 after the commit; the queue rows go to the delivery workers in memory
 package outbound
 
 import (
