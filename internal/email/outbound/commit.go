@@ -27,6 +27,21 @@ type committer struct {
 	running bool
 }
 
+// committerFor returns the committer of an organization's sends. SQLite
+// has one writer, so all sends share one; on PostgreSQL the sends of one
+// organization are serial anyway (its quota and event-log locks are held
+// to the commit), while different organizations commit in parallel.
+func (s *Service) committerFor(orgID string) *committer {
+	if s.db.Dialect() != store.Postgres {
+		return &s.group
+	}
+	if c, ok := s.groups.Load(orgID); ok {
+		return c.(*committer)
+	}
+	c, _ := s.groups.LoadOrStore(orgID, &committer{db: s.db})
+	return c.(*committer)
+}
+
 // unit is one send's writes. fn may run more than once (the group failed,
 // then alone): it must reset whatever it reports through its closure.
 type unit struct {

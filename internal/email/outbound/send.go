@@ -404,7 +404,7 @@ func (s *Service) send(ctx context.Context, p *auth.Principal, o outgoing) (Sent
 	}
 	// The writes go through the group committer (commit.go): its context,
 	// not the request's, so one caller giving up fails no other send.
-	err = s.group.do(func(ctx context.Context, tx *store.Tx) error {
+	err = s.committerFor(p.OrgID).do(func(ctx context.Context, tx *store.Tx) error {
 		draftBlobs = nil
 		if err := s.checkQuotas(ctx, tx, p.OrgID, plan, rcpts, now); err != nil {
 			return err

@@ -91,8 +91,9 @@ type Service struct {
 	mu      sync.Mutex
 	signers map[string]*domainSigner // by domain name
 
-	group committer
-	cpu   chan struct{} // build slots (send.go)
+	group  committer     // SQLite: every send
+	groups sync.Map      // PostgreSQL: organization id → *committer
+	cpu    chan struct{} // build slots (send.go)
 	// delivery takes fresh queue rows in memory (SetDelivery); nil: they
 	// wait for a delivery worker's claim.
 	delivery *delivery.Service
