@@ -63,9 +63,13 @@ func (q *rowQueue) signal() {
 	}
 }
 
-// pop waits for a row; false when ctx ended.
+// pop waits for a row; false when ctx ended (rows left are released at
+// shutdown, not attempted with a dead context).
 func (q *rowQueue) pop(ctx context.Context) (row, bool) {
 	for {
+		if ctx.Err() != nil {
+			return row{}, false
+		}
 		q.mu.Lock()
 		if n := len(q.rows); n > 0 {
 			r := q.rows[0]

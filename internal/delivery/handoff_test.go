@@ -74,3 +74,42 @@ func TestFreshRowsHandedOverAfterCommit(t *testing.T) {
 		}
 	})
 }
+
+// Rows still waiting in memory when the service stops are given back to
+// the queue (not leased) instead of waiting for their lease to lapse.
+func TestShutdownReleasesWaitingRows(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		sink := deliverytest.StartSink(t)
+		zone := deliverytest.NewZone()
+		zone.MX("slow.test", 10, "in.slow.test")
+		zone.A("in.slow.test", "127.0.0.1")
+		q := startQueue(t, db, delivery.Config{Port: sink.Port(), Workers: 1, Resolver: senderauth.NewResolver(deliverytest.StartDNS(t, zone))})
+		warm := q.enqueue("slow-warmup", "warm@slow.test")
+		q.waitState(warm["warm@slow.test"], delivery.StateDelivered)
+		sink.SetDelay(300 * time.Millisecond) // the one worker is busy with the first row
+		raw := []byte("From: a@out.test\r\nTo: x@slow.test\r\nSubject: waiting\r\nMessage-ID: <waiting@out.test>\r\n\r\nHello.\r\n")
+		var rs []delivery.Recipient
+		err := db.InTx(ctx, func(tx *store.Tx) error {
+			var err error
+			rs, err = q.svc.Enqueue(ctx, tx, delivery.Job{OrgID: "org_test", Domain: "out.test", BlobPath: "outbound/none.eml",
+				Recipients: []string{"a@slow.test", "b@slow.test", "c@slow.test"}}, raw)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+		q.stop()
+		for _, r := range rs[1:] {
+			var leased bool
+			var state string
+			if err := db.QueryRowContext(ctx, `SELECT leased, state FROM outbound_queue WHERE id = $1`, r.ID).Scan(&leased, &state); err != nil {
+				t.Fatal(err)
+			}
+			if leased || state != delivery.StateQueued {
+				t.Errorf("%s after shutdown: leased %v, state %s; want released and queued", r.Address, leased, state)
+			}
+		}
+	})
+}
