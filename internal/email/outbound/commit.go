@@ -2,6 +2,7 @@ package outbound
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/agentsvc/agentsvc/internal/store"
@@ -49,6 +50,17 @@ type unit struct {
 	done chan error
 }
 
+// run calls fn; a panic (a bug) fails this send only, as it failed only
+// its own request before sends shared a goroutine.
+func (u *unit) run(ctx context.Context, tx *store.Tx) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("outbound: send panicked: %v", r)
+		}
+	}()
+	return u.fn(ctx, tx)
+}
+
 // do runs fn in a group transaction and returns once it committed (nil) or
 // failed. The transaction does not follow the caller's context: a caller
 // giving up must not fail the others, so its send may still commit, as it
@@ -90,12 +102,12 @@ func (c *committer) flush() {
 func (c *committer) commit(ctx context.Context, group []*unit) []error {
 	errs := make([]error, len(group))
 	if len(group) == 1 { // alone: no savepoint needed
-		errs[0] = c.db.InTx(ctx, func(tx *store.Tx) error { return group[0].fn(ctx, tx) })
+		errs[0] = c.db.InTx(ctx, func(tx *store.Tx) error { return group[0].run(ctx, tx) })
 		return errs
 	}
 	err := c.db.InTx(ctx, func(tx *store.Tx) error {
 		for i, u := range group {
-			errs[i] = tx.Savepoint(ctx, func() error { return u.fn(ctx, tx) })
+			errs[i] = tx.Savepoint(ctx, func() error { return u.run(ctx, tx) })
 		}
 		return nil
 	})
@@ -105,7 +117,7 @@ func (c *committer) commit(ctx context.Context, group []*unit) []error {
 	// The shared transaction failed (its commit, or a savepoint statement):
 	// nothing of it is written; each send alone.
 	for i, u := range group {
-		errs[i] = c.db.InTx(ctx, func(tx *store.Tx) error { return u.fn(ctx, tx) })
+		errs[i] = c.db.InTx(ctx, func(tx *store.Tx) error { return u.run(ctx, tx) })
 	}
 	return errs
 }
