@@ -25,6 +25,7 @@ func (a *App) newOutbound(resolver senderauth.Resolver, hostname string) {
 	}
 	a.Delivery = delivery.New(a.DB, a.Mailbox.Blobs(), cfg, a.log)
 	a.Delivery.SetLocal(a.Delivery.Backend(a.Inbound))
+	a.Outbound.SetDelivery(a.Delivery)
 }
 
 // runOutbound starts the delivery workers and the upload sweeper.

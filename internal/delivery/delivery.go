@@ -9,6 +9,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
@@ -83,9 +84,15 @@ type Service struct {
 	cfg   Config
 	log   *slog.Logger
 	now   func() time.Time
-	work  chan row
+	queue *rowQueue
 	wake  chan struct{}
 	pool  *connPool
+	// running is true while Run's workers take rows (Service.Enqueue
+	// leases fresh rows to them only then).
+	running atomic.Bool
+	// deferred is true when the dispatcher skipped a claim because the
+	// backlog was long: the backlog running empty wakes it then.
+	deferred atomic.Bool
 }
 
 // New builds the delivery service; Run starts its workers. local may be set
@@ -118,8 +125,13 @@ func New(db *store.DB, blobs mailbox.Blobs, cfg Config, log *slog.Logger) *Servi
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, blobs: blobs, cfg: cfg, log: log, now: time.Now,
-		work: make(chan row, 2*claimBatch), wake: make(chan struct{}, 1), pool: newConnPool(cfg.Workers)}
+	s := &Service{db: db, blobs: blobs, cfg: cfg, log: log, now: time.Now, wake: make(chan struct{}, 1), pool: newConnPool(cfg.Workers)}
+	s.queue = newRowQueue(func() {
+		if s.deferred.Swap(false) {
+			s.poke()
+		}
+	})
+	return s
 }
 
 // SetLocal sets the receiver of mail for this service's own inboxes.
@@ -221,23 +233,25 @@ func (s *Service) Run(ctx context.Context) {
 	for range s.cfg.Workers {
 		wg.Go(func() {
 			for {
-				select {
-				case <-ctx.Done():
+				r, ok := s.queue.pop(ctx)
+				if !ok {
 					return
-				case r := <-s.work:
-					if o, ok := s.attempt(ctx, r); ok {
-						results <- result{r, o}
-					}
+				}
+				if o, ok := s.attempt(ctx, r); ok {
+					results <- result{r, o}
 				}
 			}
 		})
 	}
+	s.running.Store(true)
 	wg.Go(func() { s.dispatch(ctx) })
 	wg.Wait()
+	s.running.Store(false)
 	// Outcomes already known (a 250 above all) are committed before Run
-	// returns; the rows still in s.work stay leased and are taken again.
+	// returns; rows still waiting in memory are given back to the queue.
 	close(results)
 	<-recorded
+	s.releaseUnattempted(ctx)
 	s.pool.closeAll()
 }
 
@@ -252,14 +266,22 @@ func (s *Service) poke() {
 const claimBatch = 64
 
 // dispatch claims due rows and hands them to the workers; it wakes on a
-// notification and at least every second (retries coming due).
+// notification, when the workers' backlog ran empty, and at least every
+// second (retries coming due). It claims only while the backlog is short,
+// so claimed rows wait in memory for a moment, not for their lease.
 func (s *Service) dispatch(ctx context.Context) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
-		n, err := s.claim(ctx, claimBatch)
-		if err != nil && ctx.Err() == nil {
-			s.log.Warn("delivery: claim", "err", err)
+		n := 0
+		if s.queue.len() >= claimBatch {
+			s.deferred.Store(true)
+		} else {
+			var err error
+			n, err = s.claim(ctx, claimBatch)
+			if err != nil && ctx.Err() == nil {
+				s.log.Warn("delivery: claim", "err", err)
+			}
 		}
 		if n == claimBatch {
 			continue
@@ -326,13 +348,7 @@ func (s *Service) claim(ctx context.Context, limit int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, r := range claimed {
-		select {
-		case s.work <- r:
-		case <-ctx.Done():
-			return len(claimed), nil
-		}
-	}
+	s.queue.push(claimed...)
 	return len(claimed), nil
 }
 
@@ -341,6 +357,8 @@ type row struct {
 	ID, OrgID, InboxID, MessageID, ThreadID, MailFrom, Rcpt, BlobPath, State string
 	Attempts                                                                 int
 	CreatedAt                                                                int64
+	// raw is the message, when handed over with the row (fresh rows).
+	raw []byte
 }
 
 func readRow(ctx context.Context, q store.Querier, id string) (row, error) {
@@ -366,7 +384,10 @@ type result struct {
 // attempt makes one delivery attempt for a row; false means there is
 // nothing to record (shutting down before an answer).
 func (s *Service) attempt(ctx context.Context, r row) (outcome, bool) {
-	raw, err := s.blobs.Read(r.BlobPath)
+	raw, err := r.raw, error(nil)
+	if raw == nil {
+		raw, err = s.blobs.ReadContext(ctx, r.BlobPath)
+	}
 	var o outcome
 	if err != nil {
 		o = outcome{detail: "message file unreadable: " + err.Error()}
@@ -382,23 +403,47 @@ func (s *Service) attempt(ctx context.Context, r row) (outcome, bool) {
 // recordBatch bounds the outcomes committed in one transaction.
 const recordBatch = 256
 
+// recordPause is the least time between two outcome commits under load.
+// The one SQLite writer also commits the sends; an outcome commit per
+// handful of messages would take it from them, while the outcomes can
+// wait a few milliseconds (the at-least-once window grows by as much).
+const recordPause = 25 * time.Millisecond
+
 // recorder commits outcomes as they come, all that are waiting in one
-// transaction: the delivered state is on disk one commit after the 250,
-// and under load one commit serves many messages.
+// transaction: the delivered state is on disk one commit after the 250
+// (after an idle moment at once, under load within recordPause of the
+// previous commit), and under load one commit serves many messages.
 func (s *Service) recorder(ctx context.Context, results <-chan result) {
 	batch := make([]result, 0, recordBatch)
+	var last time.Time
 	for first := range results {
 		batch = append(batch[:0], first)
+		var pause <-chan time.Time
+		if wait := time.Until(last.Add(recordPause)); wait > 0 {
+			pause = time.After(wait) // collected once fired or dropped (Go 1.23 timers)
+		}
 	more:
 		for len(batch) < recordBatch {
+			if pause == nil {
+				select {
+				case r, ok := <-results:
+					if !ok {
+						break more
+					}
+					batch = append(batch, r)
+				default:
+					break more
+				}
+				continue
+			}
 			select {
 			case r, ok := <-results:
 				if !ok {
 					break more
 				}
 				batch = append(batch, r)
-			default:
-				break more
+			case <-pause:
+				pause = nil
 			}
 		}
 		if err := s.record(ctx, batch); err != nil {
@@ -412,6 +457,7 @@ func (s *Service) recorder(ctx context.Context, results <-chan result) {
 				}
 			}
 		}
+		last = time.Now()
 	}
 }
 

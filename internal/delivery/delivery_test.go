@@ -24,6 +24,7 @@ type queue struct {
 	t     *testing.T
 	db    *store.DB
 	blobs mailbox.Blobs
+	svc   *delivery.Service
 	stop  func()
 }
 
@@ -39,7 +40,7 @@ func startQueue(t *testing.T, db *store.DB, cfg delivery.Config) *queue {
 	wg.Go(func() { svc.Run(ctx) })
 	stop := sync.OnceFunc(func() { cancel(); wg.Wait() })
 	t.Cleanup(stop)
-	return &queue{t: t, db: db, blobs: blobs, stop: stop}
+	return &queue{t: t, db: db, blobs: blobs, svc: svc, stop: stop}
 }
 
 // enqueue queues one message (without a mailbox message: no events) and

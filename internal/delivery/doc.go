@@ -27,12 +27,16 @@
 //
 // Claims and outcomes are batched: one transaction leases up to 64 due
 // rows, and one recorder goroutine commits all outcomes that are ready in
-// one transaction. SMTP sessions are reused per destination (pool.go).
+// one transaction (under load at most one such commit per 25 ms, leaving
+// SQLite's one writer to the sends). Rows of a fresh send skip the claim:
+// Service.Enqueue leases them to this process's workers at insert and
+// hands them over, with the signed message, right after the send commits
+// (handoff.go). SMTP sessions are reused per destination (pool.go).
 //
 // Crash safety: the row is committed in the send transaction, before the API
 // answers. A row is marked delivered by the recorder's next commit right
 // after the receiver's 250; a crash in the window between that 250 and the
-// commit (milliseconds) makes the message go out once more after the restart:
+// commit (milliseconds; under load up to 25 ms more) makes the message go out once more after the restart:
 // delivery is at-least-once, which is all SMTP allows (RFC 5321 section
 // 6.1; the receiver deduplicates by Message-ID at best). Nothing queued is
 // ever lost: a leased row whose worker died is taken again when its lease

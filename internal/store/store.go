@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -76,8 +77,21 @@ type DB struct {
 	// preparing on the one-connection writer pool while a transaction holds
 	// that connection would wait forever.
 	rStmts sync.Map
+	// Prepared write statements (SQLite): parsing costs about as much as
+	// running a small insert, and the one writer runs every write of the
+	// service. A statement is prepared on the writer pool after the first
+	// transaction that used it ended (preparing while a transaction holds
+	// the one connection would wait forever) and used inside later
+	// transactions through Tx.StmtContext, which reuses the connection's
+	// prepared statement.
+	wStmts sync.Map
+	wCount atomic.Int64
 	notify *notifier
 }
+
+// maxWriteStmts bounds the cache of prepared writes (queries built with a
+// variable number of placeholders make a few variants each).
+const maxWriteStmts = 1000
 
 // Open connects and checks the connection. It does not migrate.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
@@ -110,7 +124,10 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		// process crash.
 		common := "file:" + url.PathEscape(cfg.Path) +
 			"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
-		w, err := sql.Open("sqlite", common+"&_txlock=immediate")
+		// temp_store(memory): savepoint sub-journals (group commit runs each
+		// unit in a savepoint) and statement journals stay in memory instead
+		// of temporary files written per statement.
+		w, err := sql.Open("sqlite", common+"&_txlock=immediate&_pragma=temp_store(memory)")
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
@@ -228,20 +245,103 @@ type Tx struct {
 	tx      *sql.Tx
 	db      *DB
 	pending []notification
+	// unprepared are write-pool queries this transaction ran unprepared.
+	unprepared []string
+	// after runs once the transaction committed (AfterCommit).
+	after      []func()
+	savepoints int
+}
+
+// AfterCommit registers fn to run after the transaction commits (in the
+// committing goroutine, after notifications; it must not block). It is
+// dropped if the transaction, or the savepoint it was registered in, rolls
+// back: a worker can be handed data that exists only once committed.
+func (tx *Tx) AfterCommit(fn func()) { tx.after = append(tx.after, fn) }
+
+// Savepoint runs fn inside a SAVEPOINT: when fn fails, its writes, its
+// notifications and its AfterCommit functions are undone and the rest of
+// the transaction goes on (group commit: one failing unit of work must not
+// fail the others sharing the transaction). fn's error is returned.
+func (tx *Tx) Savepoint(ctx context.Context, fn func() error) error {
+	tx.savepoints++
+	name := fmt.Sprintf("sp%d", tx.savepoints)
+	ctx = context.WithoutCancel(ctx) // the undo must run even if ctx ended
+	if _, err := tx.tx.ExecContext(ctx, "SAVEPOINT "+name); err != nil {
+		return fmt.Errorf("savepoint: %w", err)
+	}
+	pending, after := len(tx.pending), len(tx.after)
+	if err := fn(); err != nil {
+		if _, rerr := tx.tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT "+name); rerr != nil {
+			return errors.Join(err, fmt.Errorf("rollback to savepoint: %w", rerr))
+		}
+		tx.pending, tx.after = tx.pending[:pending], tx.after[:after]
+		if _, rerr := tx.tx.ExecContext(ctx, "RELEASE SAVEPOINT "+name); rerr != nil {
+			return errors.Join(err, fmt.Errorf("release savepoint: %w", rerr))
+		}
+		return err
+	}
+	if _, err := tx.tx.ExecContext(ctx, "RELEASE SAVEPOINT "+name); err != nil {
+		return fmt.Errorf("release savepoint: %w", err)
+	}
+	return nil
 }
 
 func (tx *Tx) Dialect() Dialect { return tx.db.dialect }
 
 func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := tx.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
 	return tx.tx.QueryContext(ctx, tx.db.q(query), args...)
 }
 
 func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := tx.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return tx.tx.QueryRowContext(ctx, tx.db.q(query), args...)
 }
 
 func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := tx.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
 	return tx.tx.ExecContext(ctx, tx.db.q(query), args...)
+}
+
+// stmt returns the cached prepared statement for query bound to this
+// transaction, or nil (PostgreSQL, where pgx caches by itself; not prepared
+// yet, which InTx does after this transaction).
+func (tx *Tx) stmt(ctx context.Context, query string) *sql.Stmt {
+	if tx.db.dialect != SQLite {
+		return nil
+	}
+	if v, ok := tx.db.wStmts.Load(query); ok {
+		return tx.tx.StmtContext(ctx, v.(*sql.Stmt))
+	}
+	if tx.db.wCount.Load() < maxWriteStmts && !strings.Contains(strings.TrimRight(query, " \t\n;"), ";") {
+		tx.unprepared = append(tx.unprepared, query)
+	}
+	return nil
+}
+
+// prepareWrites caches prepared statements for queries a transaction ran
+// unprepared, once the writer connection is free again.
+func (db *DB) prepareWrites(queries []string) {
+	for _, query := range queries {
+		if _, ok := db.wStmts.Load(query); ok || db.wCount.Load() >= maxWriteStmts {
+			continue
+		}
+		st, err := db.w.PrepareContext(context.Background(), db.q(query))
+		if err != nil {
+			continue // it runs unprepared, where its error shows
+		}
+		if _, loaded := db.wStmts.LoadOrStore(query, st); loaded {
+			st.Close()
+			continue
+		}
+		db.wCount.Add(1)
+	}
 }
 
 // InTx runs fn in a write transaction, committing when fn returns nil.
@@ -254,12 +354,17 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
 	tx := &Tx{tx: sqlTx, db: db}
 	if err := fn(tx); err != nil {
 		_ = sqlTx.Rollback()
+		db.prepareWrites(tx.unprepared)
 		return err
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	db.prepareWrites(tx.unprepared)
 	db.notify.afterCommit(tx.pending)
+	for _, fn := range tx.after {
+		fn()
+	}
 	return nil
 }
 

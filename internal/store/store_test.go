@@ -151,3 +151,98 @@ func TestEventSequenceIncreases(t *testing.T) {
 		}
 	})
 }
+
+func TestSavepointUndoesOnlyItsUnit(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		insert := func(tx *store.Tx, id string) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO organizations (id, name, plan, mail_domain, created_at) VALUES ($1, 'x', 'paid', 'x.test', 1)`, id)
+			return err
+		}
+		var ran []string
+		boom := errors.New("boom")
+		var unitErrs []error
+		err := db.InTx(ctx, func(tx *store.Tx) error {
+			for _, unit := range []struct {
+				id   string
+				fail error
+			}{{"org_sp1", nil}, {"org_sp1", nil}, {"org_sp2", boom}, {"org_sp3", nil}} {
+				unitErrs = append(unitErrs, tx.Savepoint(ctx, func() error {
+					if err := insert(tx, unit.id); err != nil {
+						return err
+					}
+					tx.AfterCommit(func() { ran = append(ran, unit.id) })
+					return unit.fail
+				}))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if unitErrs[0] != nil || !store.IsUniqueViolation(unitErrs[1]) || !errors.Is(unitErrs[2], boom) || unitErrs[3] != nil {
+			t.Fatalf("unit errors = %v", unitErrs)
+		}
+		if len(ran) != 2 || ran[0] != "org_sp1" || ran[1] != "org_sp3" {
+			t.Fatalf("after-commit functions ran for %v, want [org_sp1 org_sp3]", ran)
+		}
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM organizations WHERE id IN ('org_sp1', 'org_sp2', 'org_sp3')`).Scan(&n); err != nil || n != 2 {
+			t.Fatalf("rows = %d (err %v), want 2", n, err)
+		}
+		ran = nil
+		_ = db.InTx(ctx, func(tx *store.Tx) error {
+			tx.AfterCommit(func() { ran = append(ran, "rolled back") })
+			return boom
+		})
+		if len(ran) != 0 {
+			t.Fatalf("after-commit ran on rollback: %v", ran)
+		}
+	})
+}
+
+// Writes run prepared from the second transaction on (SQLite): results,
+// errors and rollbacks behave as unprepared.
+func TestPreparedWritesAcrossTransactions(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		const insert = `INSERT INTO organizations (id, name, plan, mail_domain, created_at) VALUES ($1, 'x', 'paid', 'x.test', 1)`
+		for _, id := range []string{"org_p1", "org_p2", "org_p3"} {
+			err := db.InTx(ctx, func(tx *store.Tx) error {
+				res, err := tx.ExecContext(ctx, insert, id)
+				if err != nil {
+					return err
+				}
+				if n, _ := res.RowsAffected(); n != 1 {
+					t.Errorf("%s: %d rows affected", id, n)
+				}
+				var got string
+				return tx.QueryRowContext(ctx, `SELECT id FROM organizations WHERE id = $1`, id).Scan(&got)
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", id, err)
+			}
+		}
+		for range 2 {
+			err := db.InTx(ctx, func(tx *store.Tx) error { _, err := tx.ExecContext(ctx, insert, "org_p1"); return err })
+			if !store.IsUniqueViolation(err) {
+				t.Errorf("duplicate insert: %v", err)
+			}
+			err = db.InTx(ctx, func(tx *store.Tx) error {
+				_, err := tx.ExecContext(ctx, `INSERT INTO no_such_table VALUES ($1)`, 1)
+				return err
+			})
+			if err == nil {
+				t.Error("insert into a missing table succeeded")
+			}
+		}
+		_ = db.InTx(ctx, func(tx *store.Tx) error {
+			_, _ = tx.ExecContext(ctx, insert, "org_p4")
+			return errors.New("abort")
+		})
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM organizations WHERE id LIKE 'org_p%'`).Scan(&n); err != nil || n != 3 {
+			t.Errorf("%d rows (err %v), want 3", n, err)
+		}
+	})
+}

@@ -30,6 +30,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
@@ -166,7 +167,7 @@ func NewService(db *store.DB, dataDir string, hub *Hub, log *slog.Logger) *Servi
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, log: log, blobs: Blobs{Dir: filepath.Join(dataDir, "blobs")}, hub: hub, now: time.Now}
+	return &Service{db: db, log: log, blobs: Blobs{Dir: filepath.Join(dataDir, "blobs"), DB: db}, hub: hub, now: time.Now}
 }
 
 // Blobs returns the blob store holding raw messages.
@@ -217,9 +218,64 @@ func (s *Service) VisibleInbox(ctx context.Context, p *auth.Principal, inboxID s
 	return err
 }
 
-// Blobs keeps raw messages as files under Dir. Paths stored in rows are
-// relative to Dir, so the data dir can move.
-type Blobs struct{ Dir string }
+// Blobs keeps raw messages as files under Dir, or (paths starting with
+// DBPrefix, written by WriteTx) as rows of blob_data in DB. Paths stored in
+// rows are relative to Dir, so the data dir can move.
+//
+// Why two places: a file costs a create, a file fsync and a directory fsync
+// before it is durable, which for small outbound messages costs more than
+// the rest of a send; a row written in the send's own transaction is
+// durable with its commit, which group commit shares between many sends.
+// Inbound mail (spooled before the SMTP 250, re-read by the pipeline) stays
+// in files.
+type Blobs struct {
+	Dir string
+	// DB holds blobs written by WriteTx (nil: files only).
+	DB *store.DB
+}
+
+// DBPrefix marks a blob path stored in the database.
+const DBPrefix = "db:"
+
+// WriteTx stores data in tx under DBPrefix+rel and returns that path: it is
+// durable when tx commits and gone if tx rolls back.
+func (b Blobs) WriteTx(ctx context.Context, tx *store.Tx, rel string, data []byte) (string, error) {
+	p := DBPrefix + rel
+	if _, err := tx.ExecContext(ctx, `INSERT INTO blob_data (path, data) VALUES ($1, $2)`, p, data); err != nil {
+		return "", fmt.Errorf("blob write: %w", err)
+	}
+	return p, nil
+}
+
+// ReadContext returns the blob at rel, from the database or a file.
+func (b Blobs) ReadContext(ctx context.Context, rel string) ([]byte, error) {
+	if !strings.HasPrefix(rel, DBPrefix) {
+		return b.Read(rel)
+	}
+	if b.DB == nil {
+		return nil, fmt.Errorf("blob read %s: no database", rel)
+	}
+	var data []byte
+	if err := b.DB.QueryRowContext(ctx, `SELECT data FROM blob_data WHERE path = $1`, rel).Scan(&data); err != nil {
+		return nil, fmt.Errorf("blob read %s: %w", rel, err)
+	}
+	return data, nil
+}
+
+// RemoveContext deletes the blob at rel wherever it is; a missing blob is
+// not an error.
+func (b Blobs) RemoveContext(ctx context.Context, rel string) error {
+	if !strings.HasPrefix(rel, DBPrefix) {
+		return b.Remove(rel)
+	}
+	if b.DB == nil {
+		return fmt.Errorf("blob remove %s: no database", rel)
+	}
+	if _, err := b.DB.ExecContext(ctx, `DELETE FROM blob_data WHERE path = $1`, rel); err != nil {
+		return fmt.Errorf("blob remove: %w", err)
+	}
+	return nil
+}
 
 // Write stores data at rel durably: written to a temporary file, fsynced,
 // renamed into place, and the directory fsynced, so after Write returns the

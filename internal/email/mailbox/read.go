@@ -242,7 +242,7 @@ func (s *Service) AttachmentBytes(ctx context.Context, p *auth.Principal, id str
 	if err != nil {
 		return AttachmentData{}, err
 	}
-	raw, err := s.blobs.Read(blob)
+	raw, err := s.blobs.ReadContext(ctx, blob)
 	if err != nil {
 		return AttachmentData{}, err
 	}

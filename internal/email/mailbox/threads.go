@@ -425,7 +425,7 @@ func (s *Service) DeleteThread(ctx context.Context, p *auth.Principal, id string
 	for _, b := range blobs {
 		var n int
 		if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE blob_path = $1`, b).Scan(&n); err == nil && n == 0 {
-			if err := s.blobs.Remove(b); err != nil {
+			if err := s.blobs.RemoveContext(ctx, b); err != nil {
 				s.log.Warn("remove blob", "blob", b, "err", err)
 			}
 		}

@@ -282,7 +282,7 @@ func (s *Service) findMail(ctx context.Context, in inboxRow, q MailQuery, needCo
 // form (the HTML as sent: text hidden from a reader is not searched) and
 // remembers them on the row.
 func (s *Service) extractStored(ctx context.Context, id, blob string) (string, string, error) {
-	raw, err := s.blobs.Read(blob)
+	raw, err := s.blobs.ReadContext(ctx, blob)
 	if err != nil {
 		return "", "", err
 	}

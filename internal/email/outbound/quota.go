@@ -46,49 +46,34 @@ func startOfMonth(t time.Time) time.Time {
 }
 
 // checkQuotas refuses a send over the plan's limits (402 naming the quota)
-// or, on a plan that sends only to verified recipients, to anyone else. It
-// runs in the send transaction under a per-organization lock, so two sends
-// racing for the last unit cannot both pass.
+// or, on a plan that sends only to verified recipients, to anyone else, and
+// counts the send in outbound_usage. It runs in the send transaction under
+// a per-organization lock, so two sends racing for the last unit cannot
+// both pass; a refused or rolled-back send counts nothing.
 func (s *Service) checkQuotas(ctx context.Context, tx *store.Tx, orgID string, plan org.Plan, rcpts []string, now time.Time) error {
-	if plan.MaxSendsPerDay == 0 && plan.MaxSendsPerMonth == 0 && plan.MaxOutboundRecipientsPerMonth == 0 && !plan.OutboundVerifiedOnly {
-		return nil
-	}
 	if err := tx.Lock(ctx, "outbound-quota:"+orgID); err != nil {
 		return err
 	}
-	count := func(query string, since time.Time) (int64, error) {
-		var n int64
-		err := tx.QueryRowContext(ctx, query, orgID, store.Micros(since)).Scan(&n)
-		return n, err
+	now = now.UTC()
+	dayKey, monthKey := "d"+now.Format("2006-01-02"), "m"+now.Format("2006-01")
+	day, err := periodUsage(ctx, tx, orgID, dayKey, startOfDay(now))
+	if err != nil {
+		return err
 	}
-	if plan.MaxSendsPerDay > 0 {
-		n, err := count(`SELECT COUNT(*) FROM outbound_messages WHERE org_id = $1 AND created_at >= $2`, startOfDay(now))
-		if err != nil {
-			return err
-		}
-		if n >= plan.MaxSendsPerDay {
-			return apierr.QuotaExceeded("sends_per_day", "the %s plan sends %d messages per day (UTC)", plan.Name, plan.MaxSendsPerDay).
-				WithHint("wait until tomorrow (UTC) or move to the paid plan")
-		}
+	month, err := periodUsage(ctx, tx, orgID, monthKey, startOfMonth(now))
+	if err != nil {
+		return err
 	}
-	if plan.MaxSendsPerMonth > 0 {
-		n, err := count(`SELECT COUNT(*) FROM outbound_messages WHERE org_id = $1 AND created_at >= $2`, startOfMonth(now))
-		if err != nil {
-			return err
-		}
-		if n >= plan.MaxSendsPerMonth {
-			return apierr.QuotaExceeded("sends_per_month", "the %s plan sends %d messages per month", plan.Name, plan.MaxSendsPerMonth).
-				WithHint("move to the paid plan")
-		}
+	if plan.MaxSendsPerDay > 0 && day.sends >= plan.MaxSendsPerDay {
+		return apierr.QuotaExceeded("sends_per_day", "the %s plan sends %d messages per day (UTC)", plan.Name, plan.MaxSendsPerDay).
+			WithHint("wait until tomorrow (UTC) or move to the paid plan")
 	}
-	if plan.MaxOutboundRecipientsPerMonth > 0 {
-		n, err := count(`SELECT COALESCE(SUM(recipients), 0) FROM outbound_messages WHERE org_id = $1 AND created_at >= $2`, startOfMonth(now))
-		if err != nil {
-			return err
-		}
-		if n+int64(len(rcpts)) > plan.MaxOutboundRecipientsPerMonth {
-			return apierr.QuotaExceeded("outbound_recipients", "the %s plan sends to %d recipients per month", plan.Name, plan.MaxOutboundRecipientsPerMonth)
-		}
+	if plan.MaxSendsPerMonth > 0 && month.sends >= plan.MaxSendsPerMonth {
+		return apierr.QuotaExceeded("sends_per_month", "the %s plan sends %d messages per month", plan.Name, plan.MaxSendsPerMonth).
+			WithHint("move to the paid plan")
+	}
+	if plan.MaxOutboundRecipientsPerMonth > 0 && month.recipients+int64(len(rcpts)) > plan.MaxOutboundRecipientsPerMonth {
+		return apierr.QuotaExceeded("outbound_recipients", "the %s plan sends to %d recipients per month", plan.Name, plan.MaxOutboundRecipientsPerMonth)
 	}
 	if plan.OutboundVerifiedOnly {
 		for _, r := range rcpts {
@@ -102,7 +87,37 @@ func (s *Service) checkQuotas(ctx context.Context, tx *store.Tx, orgID string, p
 			}
 		}
 	}
+	if _, err := tx.ExecContext(ctx, `UPDATE outbound_usage SET sends = sends + 1, recipients = recipients + $3
+		WHERE org_id = $1 AND period IN ($2, $4)`, orgID, dayKey, len(rcpts), monthKey); err != nil {
+		return fmt.Errorf("count send: %w", err)
+	}
 	return nil
+}
+
+// usage is what an organization sent in a period.
+type usage struct{ sends, recipients int64 }
+
+// periodUsage reads a period's counters, starting them from the sends
+// stored since the period began when the period has no row yet.
+func periodUsage(ctx context.Context, tx *store.Tx, orgID, period string, since time.Time) (usage, error) {
+	var u usage
+	err := tx.QueryRowContext(ctx, `SELECT sends, recipients FROM outbound_usage WHERE org_id = $1 AND period = $2`, orgID, period).
+		Scan(&u.sends, &u.recipients)
+	if err == nil {
+		return u, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return u, fmt.Errorf("send usage: %w", err)
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(recipients), 0) FROM outbound_messages WHERE org_id = $1 AND created_at >= $2`,
+		orgID, store.Micros(since)).Scan(&u.sends, &u.recipients); err != nil {
+		return u, fmt.Errorf("count sends: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO outbound_usage (org_id, period, sends, recipients) VALUES ($1, $2, $3, $4)`,
+		orgID, period, u.sends, u.recipients); err != nil {
+		return u, fmt.Errorf("start send usage: %w", err)
+	}
+	return u, nil
 }
 
 // allowedRecipient: the organization's own inboxes, and confirmed addresses.
@@ -297,7 +312,7 @@ func (s *Service) ListCaptures(ctx context.Context, p *auth.Principal, limit int
 		if err := rows.Scan(&c.ID, &c.MessageID, &c.MailFrom, &c.To, &c.Subject, &c.Size, &blob, &created); err != nil {
 			return nil, err
 		}
-		if raw, err := s.blobs.Read(blob); err == nil {
+		if raw, err := s.blobs.ReadContext(ctx, blob); err == nil {
 			c.Raw = string(raw)
 		}
 		c.CreatedAt = store.Time(created)

@@ -373,21 +373,21 @@ func (s *Service) send(ctx context.Context, p *auth.Principal, o outgoing) (Sent
 	if checkHeaderText("display_name", l.From.Name, 200) != nil {
 		l.From.Name = ""
 	}
-	raw, err := compose(l)
+	raw, parsed, err := s.build(ctx, l, ds)
 	if err != nil {
 		return Sent{}, false, err
-	}
-	if raw, err = sign(raw, ds); err != nil {
-		return Sent{}, false, err
-	}
-	parsed, err := content.Parse(raw)
-	if err != nil {
-		return Sent{}, false, fmt.Errorf("parse composed message: %w", err)
 	}
 	sum := sha256.Sum256(raw)
-	blob := path.Join("outbound", now.Format("2006/01/02"), hex.EncodeToString(sum[:8])+"-"+strings.SplitN(l.MessageID, "@", 2)[0]+".eml")
-	if err := s.blobs.Write(blob, raw); err != nil {
-		return Sent{}, false, err
+	blobName := path.Join("outbound", now.Format("2006/01/02"), hex.EncodeToString(sum[:8])+"-"+strings.SplitN(l.MessageID, "@", 2)[0]+".eml")
+	// Small messages (nearly all) go in the send transaction; a large one
+	// (attachments) is a file, synced before the transaction as it would
+	// otherwise hold up the commit every concurrent send waits for.
+	fileBlob := ""
+	if len(raw) > maxRowBlob {
+		if err := s.blobs.Write(blobName, raw); err != nil {
+			return Sent{}, false, err
+		}
+		fileBlob = blobName
 	}
 	rcpts := make([]string, 0, len(o.to)+len(o.cc))
 	for _, a := range append(append([]mail.Address{}, o.to...), o.cc...) {
@@ -402,10 +402,21 @@ func (s *Service) send(ctx context.Context, p *auth.Principal, o outgoing) (Sent
 	if o.idempotencyKey != "" {
 		key = o.idempotencyKey
 	}
-	err = s.db.InTx(ctx, func(tx *store.Tx) error {
+	// The writes go through the group committer (commit.go): its context,
+	// not the request's, so one caller giving up fails no other send.
+	err = s.committerFor(p.OrgID).do(func(ctx context.Context, tx *store.Tx) error {
 		draftBlobs = nil
 		if err := s.checkQuotas(ctx, tx, p.OrgID, plan, rcpts, now); err != nil {
 			return err
+		}
+		// The signed message is a row of this transaction: durable with
+		// the commit, no file to create and sync.
+		blob := fileBlob
+		if blob == "" {
+			var err error
+			if blob, err = s.blobs.WriteTx(ctx, tx, blobName, raw); err != nil {
+				return err
+			}
 		}
 		st, err := mailbox.InsertMessage(ctx, tx, mailbox.NewMessage{OrgID: p.OrgID, InboxID: o.inbox.ID, InboxAddress: o.inbox.Address,
 			Direction: mailbox.Outbound, Parsed: parsed, Size: int64(len(raw)), SHA256: hex.EncodeToString(sum[:]), BlobPath: blob,
@@ -414,8 +425,13 @@ func (s *Service) send(ctx context.Context, p *auth.Principal, o outgoing) (Sent
 			return err
 		}
 		m := st.Message
-		recipients, err := delivery.Enqueue(ctx, tx, delivery.Job{OrgID: p.OrgID, InboxID: o.inbox.ID, MessageID: m.ID, ThreadID: m.ThreadID,
-			Domain: domain, BlobPath: blob, Recipients: rcpts})
+		job := delivery.Job{OrgID: p.OrgID, InboxID: o.inbox.ID, MessageID: m.ID, ThreadID: m.ThreadID, Domain: domain, BlobPath: blob, Recipients: rcpts}
+		var recipients []delivery.Recipient
+		if s.delivery != nil {
+			recipients, err = s.delivery.Enqueue(ctx, tx, job, raw)
+		} else {
+			recipients, err = delivery.Enqueue(ctx, tx, job)
+		}
 		if err != nil {
 			return err
 		}
@@ -442,7 +458,9 @@ func (s *Service) send(ctx context.Context, p *auth.Principal, o outgoing) (Sent
 		return err
 	})
 	if err != nil {
-		_ = s.blobs.Remove(blob)
+		if fileBlob != "" {
+			_ = s.blobs.Remove(fileBlob)
+		}
 		if errors.Is(err, errRaced) {
 			// A concurrent request with the same key won: answer as it did.
 			sent, ok, rerr := s.replay(ctx, o.inbox.ID, o.idempotencyKey, o)
@@ -454,6 +472,31 @@ func (s *Service) send(ctx context.Context, p *auth.Principal, o outgoing) (Sent
 	}
 	s.removeBlobs(draftBlobs)
 	return sent, false, nil
+}
+
+// build composes, signs and parses a message, at most GOMAXPROCS at once:
+// an RSA signature is a millisecond of CPU, and with every request signing
+// at the same time the group committer, which all of them wait for, would
+// queue behind them for the processor.
+func (s *Service) build(ctx context.Context, l letter, ds *domainSigner) ([]byte, *content.Parsed, error) {
+	select {
+	case s.cpu <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	defer func() { <-s.cpu }()
+	raw, err := compose(l)
+	if err != nil {
+		return nil, nil, err
+	}
+	if raw, err = sign(raw, ds); err != nil {
+		return nil, nil, err
+	}
+	parsed, err := content.Parse(raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parse composed message: %w", err)
+	}
+	return raw, parsed, nil
 }
 
 var errRaced = errors.New("outbound: idempotency key taken concurrently")

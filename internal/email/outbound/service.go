@@ -11,11 +11,16 @@
 //	   │                                   yes, same body: original result (draft removed)
 //	   │                                   yes, other body: 409 idempotency_conflict
 //	   ▼
-//	compose MIME ─ DKIM-sign with the From domain's key ─ blob file
+//	compose MIME ─ DKIM-sign with the From domain's key (at most GOMAXPROCS at once)
 //	   ▼
-//	one transaction: quotas (402, nothing queued) ─ sandbox recipients ─
-//	message + thread + labels (mailbox) ─ outbound_messages (key) ─
-//	queue rows (delivery) ─ draft removed ─ message.sent ─ commit
+//	group commit (commit.go): the sends that arrive while a commit runs share
+//	the next transaction, each in its own savepoint:
+//	quotas (402, nothing queued) ─ sandbox recipients ─ signed message
+//	(blob_data row; a file when over 256 KB) ─ message + thread + labels
+//	(mailbox) ─ outbound_messages (key) ─ queue rows (delivery, leased to
+//	this process's workers) ─ draft removed ─ message.sent ─ commit
+//	   ▼
+//	202 after the commit; the queue rows go to the delivery workers in memory
 package outbound
 
 import (
@@ -23,9 +28,11 @@ import (
 	"crypto"
 	"log/slog"
 	"net"
+	"runtime"
 	"sync"
 	"time"
 
+	"github.com/agentsvc/agentsvc/internal/delivery"
 	"github.com/agentsvc/agentsvc/internal/email"
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 	"github.com/agentsvc/agentsvc/internal/seal"
@@ -42,6 +49,9 @@ const (
 	maxBodyBytes        = 2 << 20
 	maxFilenameRunes    = 255
 	maxIdempotencyBytes = 255
+	// maxRowBlob is the largest signed message kept in the database
+	// (blob_data); larger ones are files.
+	maxRowBlob = 256 << 10
 )
 
 // MaxUploadBase64 is the longest content_base64 accepted: the base64 size
@@ -80,7 +90,18 @@ type Service struct {
 
 	mu      sync.Mutex
 	signers map[string]*domainSigner // by domain name
+
+	group  committer     // SQLite: every send
+	groups sync.Map      // PostgreSQL: organization id → *committer
+	cpu    chan struct{} // build slots (send.go)
+	// delivery takes fresh queue rows in memory (SetDelivery); nil: they
+	// wait for a delivery worker's claim.
+	delivery *delivery.Service
 }
+
+// SetDelivery lets sends hand their queue rows straight to this process's
+// delivery workers (delivery.Service.Enqueue).
+func (s *Service) SetDelivery(d *delivery.Service) { s.delivery = d }
 
 // New wires the sending side.
 func New(db *store.DB, mb *mailbox.Service, inboxes *email.Service, keys *seal.Keyring, cfg Config, log *slog.Logger) *Service {
@@ -97,7 +118,8 @@ func New(db *store.DB, mb *mailbox.Service, inboxes *email.Service, keys *seal.K
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{db: db, mb: mb, inboxes: inboxes, keys: keys, blobs: mb.Blobs(), cfg: cfg, log: log, now: time.Now,
-		signers: map[string]*domainSigner{}}
+		signers: map[string]*domainSigner{}, group: committer{db: db},
+		cpu: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
 // domainSigner is a domain's opened DKIM key.
