@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/auth"
@@ -48,6 +49,53 @@ func Record(ctx context.Context, tx *store.Tx, orgID string, p *auth.Principal, 
 		ids.New("aud"), orgID, store.Micros(time.Now()), string(p.Kind), p.ActorID(), p.CredentialID, action, target.Type, target.ID, string(raw))
 	if err != nil {
 		return fmt.Errorf("record audit entry: %w", err)
+	}
+	return nil
+}
+
+// Item is one entry for RecordMany.
+type Item struct {
+	OrgID     string
+	Principal *auth.Principal
+	Action    string
+	Target    Target
+	Details   map[string]any
+}
+
+// recordManyChunk bounds the rows of one INSERT (10 parameters each), far
+// below both engines' parameter limits.
+const recordManyChunk = 200
+
+// RecordMany appends several entries in tx with multi-row INSERTs, for
+// group commit (the vault's read audit): one statement per chunk instead of
+// one per entry.
+func RecordMany(ctx context.Context, tx *store.Tx, items []Item) error {
+	now := store.Micros(time.Now())
+	for start := 0; start < len(items); start += recordManyChunk {
+		chunk := items[start:min(start+recordManyChunk, len(items))]
+		var q strings.Builder
+		q.WriteString(`INSERT INTO audit_events (id, org_id, at, actor_type, actor_id, credential_id, action, target_type, target_id, details) VALUES `)
+		args := make([]any, 0, len(chunk)*10)
+		for i, it := range chunk {
+			details := it.Details
+			if details == nil {
+				details = map[string]any{}
+			}
+			raw, err := json.Marshal(details)
+			if err != nil {
+				return fmt.Errorf("audit details: %w", err)
+			}
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			n := len(args)
+			fmt.Fprintf(&q, "($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5, n+6, n+7, n+8, n+9, n+10)
+			p := it.Principal
+			args = append(args, ids.New("aud"), it.OrgID, now, string(p.Kind), p.ActorID(), p.CredentialID, it.Action, it.Target.Type, it.Target.ID, string(raw))
+		}
+		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("record audit entries: %w", err)
+		}
 	}
 	return nil
 }

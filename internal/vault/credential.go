@@ -132,6 +132,8 @@ type Service struct {
 	now  func() time.Time
 	// reads records value and code reads with group commit.
 	reads *recorder
+	// seen caches what visible found for Read and TOTP, the hot paths.
+	seen *visibility
 }
 
 // NewService wires the vault.
@@ -139,7 +141,7 @@ func NewService(db *store.DB, keys *seal.Keyring, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, keys: keys, log: log, now: time.Now, reads: &recorder{db: db}}
+	return &Service{db: db, keys: keys, log: log, now: time.Now, reads: &recorder{db: db}, seen: newVisibility(db)}
 }
 
 func aad(id, field string) []byte { return []byte(id + "|" + field) }
@@ -517,7 +519,7 @@ func equippedOn(ctx context.Context, q store.Querier, credID string) ([]string, 
 // in its list, so 404 would be a lie), and the refused attempt is recorded.
 // A totp-only credential has no value: 409 invalid_state.
 func (s *Service) Read(ctx context.Context, p *auth.Principal, id string) (WithSecret, error) {
-	c, err := visible(ctx, s.db, p, id)
+	c, err := s.seen.visible(ctx, p, id)
 	if err != nil {
 		return WithSecret{}, err
 	}
@@ -547,7 +549,7 @@ func (s *Service) Read(ctx context.Context, p *auth.Principal, id string) (WithS
 // credential that is not agent-readable: the code is not the secret), and
 // records it in the audit history.
 func (s *Service) TOTP(ctx context.Context, p *auth.Principal, id string) (TOTPCode, error) {
-	c, err := visible(ctx, s.db, p, id)
+	c, err := s.seen.visible(ctx, p, id)
 	if err != nil {
 		return TOTPCode{}, err
 	}
@@ -667,6 +669,9 @@ func (s *Service) Update(ctx context.Context, p *auth.Principal, id string, u Up
 		if changed == nil {
 			changed = []string{}
 		}
+		if err := s.changedCredential(ctx, tx, c.ID); err != nil {
+			return err
+		}
 		return audit.Record(ctx, tx, p.OrgID, p, ActionUpdate, target(c.ID), details(p, c, map[string]any{"changed": changed, "generated": generated}))
 	})
 	if err != nil {
@@ -699,6 +704,9 @@ func (s *Service) Delete(ctx context.Context, p *auth.Principal, id string) erro
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM vault_credentials WHERE id = $1 AND org_id = $2`, c.ID, p.OrgID); err != nil {
 			return fmt.Errorf("delete credential: %w", err)
+		}
+		if err := s.changedCredential(ctx, tx, c.ID); err != nil {
+			return err
 		}
 		return audit.Record(ctx, tx, p.OrgID, p, ActionDelete, target(c.ID), details(p, c, nil))
 	})
@@ -738,6 +746,9 @@ func (s *Service) setEquipped(ctx context.Context, p *auth.Principal, agentID, c
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", action, err)
+		}
+		if err := s.changedCredential(ctx, tx, c.ID); err != nil {
+			return err
 		}
 		if c.AgentIDs, err = equippedOn(ctx, tx, c.ID); err != nil {
 			return err

@@ -64,13 +64,12 @@ func (r *recorder) flush() {
 		}
 		r.mu.Unlock()
 		// not the callers' contexts: one caller giving up must not fail the others
+		items := make([]audit.Item, len(batch))
+		for i, e := range batch {
+			items[i] = audit.Item{OrgID: e.orgID, Principal: e.p, Action: e.action, Target: e.target, Details: e.details}
+		}
 		err := r.db.InTx(context.Background(), func(tx *store.Tx) error {
-			for _, e := range batch {
-				if err := audit.Record(context.Background(), tx, e.orgID, e.p, e.action, e.target, e.details); err != nil {
-					return err
-				}
-			}
-			return nil
+			return audit.RecordMany(context.Background(), tx, items)
 		})
 		for _, e := range batch {
 			e.done <- err
