@@ -21,7 +21,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -144,7 +146,7 @@ func Build(ctx context.Context, opts Options) (string, error) {
 	// A leftover from an interrupted build is removed rather than resumed:
 	// debootstrap cannot continue a half-finished target reliably.
 	tmp := dir + ".tmp"
-	if err := os.RemoveAll(tmp); err != nil {
+	if err := removeBuild(tmp); err != nil {
 		return "", fmt.Errorf("image: removing stale build: %w", err)
 	}
 
@@ -161,7 +163,7 @@ func Build(ctx context.Context, opts Options) (string, error) {
 	cmd.Stdout = out
 	cmd.Stderr = out
 	if err := cmd.Run(); err != nil {
-		_ = os.RemoveAll(tmp)
+		_ = removeBuild(tmp)
 		return "", fmt.Errorf("image: debootstrap %s: %w\n%s", opts.Suite, err, out.String())
 	}
 	if len(extra) > 0 {
@@ -170,23 +172,23 @@ func Build(ctx context.Context, opts Options) (string, error) {
 		// extra packages come from apt inside the new tree.
 		log.Info("installing variant packages", "variant", opts.Variant, "packages", extra)
 		if err := aptInstall(ctx, tmp, extra, out); err != nil {
-			_ = os.RemoveAll(tmp)
+			_ = removeBuild(tmp)
 			return "", fmt.Errorf("image: %w\n%s", err, out.String())
 		}
 	}
 	if err := finish(tmp); err != nil {
-		_ = os.RemoveAll(tmp)
+		_ = removeBuild(tmp)
 		return "", err
 	}
 	marker := fmt.Sprintf("suite=%s\nvariant=%s\nmirror=%s\nbuilt=%s\n",
 		opts.Suite, opts.Variant, opts.Mirror, time.Now().UTC().Format(time.RFC3339))
 	if err := os.WriteFile(filepath.Join(tmp, MarkerFile), []byte(marker), 0o644); err != nil {
-		_ = os.RemoveAll(tmp)
+		_ = removeBuild(tmp)
 		return "", fmt.Errorf("image: writing marker: %w", err)
 	}
 	// Another builder may have won the race; its image is as good as ours.
 	if err := os.Rename(tmp, dir); err != nil {
-		_ = os.RemoveAll(tmp)
+		_ = removeBuild(tmp)
 		if _, ok := Ready(opts.DataDir, opts.Suite, opts.Variant); ok {
 			return dir, nil
 		}
@@ -332,3 +334,28 @@ func (w *tailWriter) Write(p []byte) (int, error) {
 }
 
 func (w *tailWriter) String() string { return string(w.buf) }
+
+// removeBuild deletes a build directory. debootstrap mounts /proc (and may
+// mount /sys) inside its target; a build that was killed leaves them
+// mounted, and a plain RemoveAll would walk into the host's live proc and
+// sysfs. Mounts below dir are unmounted first, deepest first.
+func removeBuild(dir string) error {
+	raw, err := os.ReadFile("/proc/self/mounts")
+	if err == nil {
+		var mounts []string
+		prefix := filepath.Clean(dir) + "/"
+		for _, line := range strings.Split(string(raw), "\n") {
+			f := strings.Fields(line)
+			if len(f) >= 2 && strings.HasPrefix(f[1]+"/", prefix) {
+				mounts = append(mounts, f[1])
+			}
+		}
+		sort.Sort(sort.Reverse(sort.StringSlice(mounts)))
+		for _, m := range mounts {
+			if err := syscall.Unmount(m, syscall.MNT_DETACH); err != nil {
+				return fmt.Errorf("unmounting %s: %w", m, err)
+			}
+		}
+	}
+	return os.RemoveAll(dir)
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -97,5 +98,31 @@ func TestBuildFailureLeavesNoImage(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(dir, "images")); len(entries) != 0 {
 		t.Errorf("failed build left %v", entries)
+	}
+}
+
+// TestRemoveBuildUnmountsFirst: a killed build leaves proc mounted in its
+// target; removing the build unmounts it instead of walking into it.
+func TestRemoveBuildUnmountsFirst(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting needs root")
+	}
+	dir := filepath.Join(t.TempDir(), "img.tmp")
+	proc := filepath.Join(dir, "proc")
+	if err := os.MkdirAll(proc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("proc", proc, "proc", 0, ""); err != nil {
+		t.Skipf("cannot mount proc here: %v", err)
+	}
+	if err := removeBuild(dir); err != nil {
+		t.Fatalf("removeBuild: %v", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("build dir still there: %v", err)
+	}
+	raw, _ := os.ReadFile("/proc/self/mounts")
+	if strings.Contains(string(raw), proc) {
+		t.Fatalf("proc still mounted at %s", proc)
 	}
 }
