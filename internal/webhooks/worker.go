@@ -114,34 +114,61 @@ type outcome struct {
 	ok     bool
 }
 
+// maxBatch bounds how many outcomes one transaction records and how many
+// deliveries one claim leases (statement size, transaction length).
+const maxBatch = 256
+
+// deliverLoop is the node's delivery pump. One write transaction per turn
+// records the outcomes that came back since the last turn and leases due
+// deliveries for the places they freed, so a delivery costs a share of one
+// commit (one fsync on SQLite) rather than a claim and a recording commit of
+// its own, and outcomes arriving while a turn commits are grouped into the
+// next one.
 func (s *Service) deliverLoop(ctx context.Context) {
-	slots := make(chan struct{}, s.cfg.Workers)
 	results := make(chan outcome, s.cfg.Workers)
 	var inflight sync.WaitGroup
-	var recorder sync.WaitGroup
-	recCtx, stopRec := context.WithCancel(context.WithoutCancel(ctx))
-	recorder.Go(func() { s.recordLoop(recCtx, results) })
+	held := 0 // leased by this node and not yet recorded
+	var done []outcome
 	defer func() {
+		// Attempts cut short by the shutdown record nothing (their leases
+		// expire and they are sent again); finished ones are still recorded.
 		inflight.Wait()
-		stopRec()
-		recorder.Wait()
+		for len(results) > 0 {
+			done = append(done, <-results)
+		}
+		for len(done) > 0 {
+			n := min(len(done), maxBatch)
+			if _, err := s.turn(context.WithoutCancel(ctx), done[:n], 0); err != nil {
+				s.log.Warn("webhook outcomes not recorded", "n", n, "err", err)
+			}
+			done = done[n:]
+		}
 	}()
 	t := time.NewTicker(s.cfg.PollInterval)
 	defer t.Stop()
 	for ctx.Err() == nil {
-		free := cap(slots) - len(slots)
-		var batch []claimed
-		if free > 0 {
-			var err error
-			batch, err = s.claim(ctx, free)
-			if err != nil && ctx.Err() == nil {
-				s.log.Warn("webhook claim failed", "err", err)
+	collect:
+		for len(done) < maxBatch {
+			select {
+			case o := <-results:
+				done = append(done, o)
+			default:
+				break collect
 			}
 		}
+		rec := done[:min(len(done), maxBatch)]
+		free := min(s.cfg.Workers-held+len(rec), maxBatch)
+		batch, err := s.turn(ctx, rec, free)
+		if err != nil && ctx.Err() == nil {
+			// The outcomes are dropped with the transaction: their leases
+			// expire and the deliveries are sent again (at least once).
+			s.log.Warn("webhook outcomes not recorded or claim failed", "n", len(rec), "err", err)
+		}
+		held -= len(rec)
+		done = done[len(rec):]
+		held += len(batch)
 		for _, d := range batch {
-			slots <- struct{}{}
 			inflight.Go(func() {
-				defer func() { <-slots }()
 				o := s.attempt(ctx, d)
 				if ctx.Err() != nil {
 					// Shutting down: the attempt was cut short by us, not by
@@ -152,85 +179,38 @@ func (s *Service) deliverLoop(ctx context.Context) {
 				results <- o
 			})
 		}
-		if len(batch) > 0 && len(batch) == free {
-			continue // there may be more due
+		if len(done) > 0 || (free > 0 && len(batch) == free) {
+			continue // more to record, or there may be more due
 		}
 		select {
 		case <-ctx.Done():
+		case o := <-results:
+			done = append(done, o)
 		case <-s.wake:
 		case <-t.C:
 		}
 	}
 }
 
-// claim leases up to n due deliveries: at most PerEndpointInFlight per
-// endpoint counting those already leased on any node, oldest due first.
-// Deliveries whose endpoint is no longer active become skipped, those whose
-// type the endpoint no longer takes become dead.
-func (s *Service) claim(ctx context.Context, n int) ([]claimed, error) {
-	now := s.now()
-	nowUS := store.Micros(now)
-	lease := store.Micros(now.Add(s.cfg.AttemptTimeout + leaseSlack))
+// turn records outcomes and then leases up to n due deliveries, in one
+// transaction. Recording first frees the endpoints' in-flight places for
+// the claim that follows.
+func (s *Service) turn(ctx context.Context, outcomes []outcome, n int) ([]claimed, error) {
+	if len(outcomes) == 0 && n <= 0 {
+		return nil, nil
+	}
 	var out []claimed
+	var off []disabled
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT d.id, d.org_id, d.event_id, d.event_type, d.payload, d.attempts, d.endpoint_id
-			FROM webhook_deliveries d
-			WHERE d.id IN (
-				SELECT r.id FROM (
-					SELECT id, endpoint_id, next_attempt_at,
-						ROW_NUMBER() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rn
-					FROM webhook_deliveries
-					WHERE status IN ('pending', 'failed') AND next_attempt_at <= $1 AND leased_until <= $1
-				) r
-				LEFT JOIN (
-					SELECT endpoint_id, COUNT(*) AS busy FROM webhook_deliveries
-					WHERE status IN ('pending', 'failed') AND leased_until > $1 GROUP BY endpoint_id
-				) b ON b.endpoint_id = r.endpoint_id
-				WHERE r.rn + COALESCE(b.busy, 0) <= $2
-				ORDER BY r.next_attempt_at LIMIT $3)
-			AND d.status IN ('pending', 'failed') AND d.leased_until <= $1 FOR UPDATE SKIP LOCKED`, nowUS, PerEndpointInFlight, n)
-		if err != nil {
-			return fmt.Errorf("claim deliveries: %w", err)
-		}
-		type row struct {
-			claimed
-			typ, endpointID string
-		}
-		var got []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.id, &r.orgID, &r.eventID, &r.typ, &r.payload, &r.attempts, &r.endpointID); err != nil {
-				rows.Close()
+		out, off = nil, nil
+		var err error
+		if len(outcomes) > 0 {
+			if off, err = s.record(ctx, tx, outcomes); err != nil {
 				return err
 			}
-			got = append(got, r)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		eps := map[string]*WebhookEndpoint{}
-		for _, r := range got {
-			ep, ok := eps[r.endpointID]
-			if !ok {
-				e, err := getEndpoint(ctx, tx, r.orgID, r.endpointID)
-				if err != nil {
-					return err
-				}
-				ep = &e
-				eps[r.endpointID] = ep
-			}
-			switch {
-			case ep.Status != EndpointActive:
-				err = setFinal(ctx, tx, r.id, StatusSkipped, nowUS)
-			case !ep.takes(r.typ):
-				err = setFinal(ctx, tx, r.id, StatusDead, nowUS)
-			default:
-				_, err = tx.ExecContext(ctx, `UPDATE webhook_deliveries SET leased_until = $1 WHERE id = $2`, lease, r.id)
-				r.endpoint = *ep
-				out = append(out, r.claimed)
-			}
-			if err != nil {
+		if n > 0 && ctx.Err() == nil {
+			if out, err = s.claim(ctx, tx, n); err != nil {
 				return err
 			}
 		}
@@ -239,13 +219,147 @@ func (s *Service) claim(ctx context.Context, n int) ([]claimed, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, d := range off {
+		s.notifyDisabled(ctx, d)
+	}
 	return out, nil
 }
 
-func setFinal(ctx context.Context, tx *store.Tx, id, status string, now int64) error {
-	_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, next_attempt_at = 0, leased_until = 0, updated_at = $2 WHERE id = $3`,
-		status, now, id)
-	return err
+// inList is "$from, $from+1, …" for n values: the placeholders of an IN list
+// or of a VALUES row.
+func inList(from, n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('$')
+		b.WriteString(strconv.Itoa(from + i))
+	}
+	return b.String()
+}
+
+func anySlice(ids []string) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+// claim leases up to n due deliveries: at most PerEndpointInFlight per
+// endpoint counting those already leased on any node, oldest due first.
+// Deliveries whose endpoint is no longer active become skipped, those whose
+// type the endpoint no longer takes become dead.
+func (s *Service) claim(ctx context.Context, tx *store.Tx, n int) ([]claimed, error) {
+	now := s.now()
+	nowUS := store.Micros(now)
+	lease := store.Micros(now.Add(s.cfg.AttemptTimeout + leaseSlack))
+	rows, err := tx.QueryContext(ctx, `SELECT d.id, d.org_id, d.event_id, d.event_type, d.payload, d.attempts, d.endpoint_id
+		FROM webhook_deliveries d
+		WHERE d.id IN (
+			SELECT r.id FROM (
+				SELECT id, endpoint_id, next_attempt_at,
+					ROW_NUMBER() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rn
+				FROM webhook_deliveries
+				WHERE status IN ('pending', 'failed') AND next_attempt_at <= $1 AND leased_until <= $1
+			) r
+			LEFT JOIN (
+				SELECT endpoint_id, COUNT(*) AS busy FROM webhook_deliveries
+				WHERE status IN ('pending', 'failed') AND leased_until > $1 GROUP BY endpoint_id
+			) b ON b.endpoint_id = r.endpoint_id
+			WHERE r.rn + COALESCE(b.busy, 0) <= $2
+			ORDER BY r.next_attempt_at LIMIT $3)
+		AND d.status IN ('pending', 'failed') AND d.leased_until <= $1 FOR UPDATE SKIP LOCKED`, nowUS, PerEndpointInFlight, n)
+	if err != nil {
+		return nil, fmt.Errorf("claim deliveries: %w", err)
+	}
+	type row struct {
+		claimed
+		typ, endpointID string
+	}
+	var got []row
+	var epIDs []string
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.id, &r.orgID, &r.eventID, &r.typ, &r.payload, &r.attempts, &r.endpointID); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		got = append(got, r)
+		if !slices.Contains(epIDs, r.endpointID) {
+			epIDs = append(epIDs, r.endpointID)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(got) == 0 {
+		return nil, nil
+	}
+	// The endpoints of the batch, read once each in one query.
+	eps := make(map[string]*WebhookEndpoint, len(epIDs))
+	erows, err := tx.QueryContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE id IN (`+inList(1, len(epIDs))+`)`,
+		anySlice(epIDs)...)
+	if err != nil {
+		return nil, fmt.Errorf("claim: read endpoints: %w", err)
+	}
+	for erows.Next() {
+		e, err := scanEndpoint(erows)
+		if err != nil {
+			erows.Close()
+			return nil, err
+		}
+		eps[e.ID] = &e
+	}
+	erows.Close()
+	if err := erows.Err(); err != nil {
+		return nil, err
+	}
+	var skipped, dead, leased []string
+	var out []claimed
+	for _, r := range got {
+		ep, ok := eps[r.endpointID]
+		switch {
+		case !ok:
+			continue // deleted with its deliveries meanwhile
+		case ep.Status != EndpointActive:
+			skipped = append(skipped, r.id)
+		case !ep.takes(r.typ):
+			dead = append(dead, r.id)
+		default:
+			leased = append(leased, r.id)
+			r.endpoint = *ep
+			out = append(out, r.claimed)
+		}
+	}
+	if err := setFinal(ctx, tx, skipped, StatusSkipped, nowUS); err != nil {
+		return nil, err
+	}
+	if err := setFinal(ctx, tx, dead, StatusDead, nowUS); err != nil {
+		return nil, err
+	}
+	if len(leased) > 0 {
+		_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET leased_until = $1 WHERE id IN (`+inList(2, len(leased))+`)`,
+			append([]any{lease}, anySlice(leased)...)...)
+		if err != nil {
+			return nil, fmt.Errorf("lease deliveries: %w", err)
+		}
+	}
+	return out, nil
+}
+
+func setFinal(ctx context.Context, tx *store.Tx, ids []string, status string, now int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, next_attempt_at = 0, leased_until = 0, updated_at = $2
+		WHERE id IN (`+inList(3, len(ids))+`)`, append([]any{status, now}, anySlice(ids)...)...)
+	if err != nil {
+		return fmt.Errorf("set deliveries %s: %w", status, err)
+	}
+	return nil
 }
 
 // attempt sends one delivery, signed at the attempt's time.
@@ -309,38 +423,6 @@ func trimErr(err error) string {
 	return m
 }
 
-// recordLoop writes outcomes, many per transaction, so a busy node commits
-// (and on SQLite syncs) once per batch rather than once per attempt.
-func (s *Service) recordLoop(ctx context.Context, results <-chan outcome) {
-	for {
-		var batch []outcome
-		select {
-		case <-ctx.Done():
-			return
-		case o := <-results:
-			batch = append(batch, o)
-		}
-	collect:
-		for len(batch) < 256 {
-			select {
-			case o := <-results:
-				batch = append(batch, o)
-			default:
-				break collect
-			}
-		}
-		if err := s.record(ctx, batch); err != nil {
-			// The leases expire and the deliveries are sent again.
-			s.log.Warn("webhook outcomes not recorded", "n", len(batch), "err", err)
-		}
-		// Recorded attempts free their endpoints' in-flight places.
-		select {
-		case s.wake <- struct{}{}:
-		default:
-		}
-	}
-}
-
 // Backoff is the wait after failed attempt n (1-9) with jitter j in [0,1):
 // the schedule's wait stretched by up to 10 %.
 func Backoff(n int, j float64) time.Duration {
@@ -350,51 +432,98 @@ func Backoff(n int, j float64) time.Duration {
 
 type disabled struct{ orgID, endpointID, url string }
 
-func (s *Service) record(ctx context.Context, batch []outcome) error {
+// recordCols is how many values one outcome binds in record's VALUES list.
+const recordCols = 7
+
+// record writes a batch of outcomes: one UPDATE for the deliveries (rows no
+// longer pending or failed — deleted, or moved by a replay meanwhile — are
+// left alone), one for the endpoints whose attempts all succeeded, and the
+// failure bookkeeping, outcome by outcome, for endpoints with a failure. It
+// returns the endpoints the batch disabled.
+func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]disabled, error) {
 	// One lock order (by id) for every writer of delivery rows in batches.
 	slices.SortFunc(batch, func(a, b outcome) int { return strings.Compare(a.d.id, b.d.id) })
-	var off []disabled
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		off = off[:0]
-		for _, o := range batch {
-			at := store.Micros(o.at)
-			attempts := o.d.attempts + 1
-			status, next := StatusSucceeded, int64(0)
-			if !o.ok {
-				status = StatusFailed
-				if attempts >= MaxAttempts {
-					status = StatusDead
-				} else {
-					next = store.Micros(o.at.Add(Backoff(attempts, rand.Float64())))
-				}
-			}
-			res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3,
-				leased_until = 0, last_attempt_at = $4, last_status_code = $5, last_error = $6, updated_at = $4
-				WHERE id = $7 AND status IN ('pending', 'failed')`,
-				status, attempts, next, at, o.code, o.errMsg, o.d.id)
-			if err != nil {
-				return fmt.Errorf("record outcome: %w", err)
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				continue // deleted, or moved meanwhile
-			}
-			d, err := s.endpointOutcome(ctx, tx, o)
-			if err != nil {
-				return err
-			}
-			if d != nil {
-				off = append(off, *d)
+	var q strings.Builder
+	q.WriteString(`UPDATE webhook_deliveries SET status = v.column2, attempts = v.column3, next_attempt_at = v.column4,
+		leased_until = 0, last_attempt_at = v.column5, last_status_code = v.column6, last_error = v.column7, updated_at = v.column5
+		FROM (VALUES `)
+	args := make([]any, 0, len(batch)*recordCols)
+	for i, o := range batch {
+		attempts := o.d.attempts + 1
+		status, next := StatusSucceeded, int64(0)
+		if !o.ok {
+			status = StatusFailed
+			if attempts >= MaxAttempts {
+				status = StatusDead
+			} else {
+				next = store.Micros(o.at.Add(Backoff(attempts, rand.Float64())))
 			}
 		}
-		return nil
-	})
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		// Typed, so PostgreSQL does not take the numbers for text.
+		n := i*recordCols + 1
+		fmt.Fprintf(&q, "($%d, $%d, CAST($%d AS INTEGER), CAST($%d AS BIGINT), CAST($%d AS BIGINT), CAST($%d AS INTEGER), $%d)",
+			n, n+1, n+2, n+3, n+4, n+5, n+6)
+		args = append(args, o.d.id, status, attempts, next, store.Micros(o.at), o.code, o.errMsg)
+	}
+	q.WriteString(`) AS v WHERE webhook_deliveries.id = v.column1 AND webhook_deliveries.status IN ('pending', 'failed')
+		RETURNING webhook_deliveries.id`)
+	rows, err := tx.QueryContext(ctx, q.String(), args...)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("record outcomes: %w", err)
 	}
-	for _, d := range off {
-		s.notifyDisabled(ctx, d)
+	updated := make(map[string]bool, len(batch))
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		updated[id] = true
 	}
-	return nil
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("record outcomes: %w", err)
+	}
+	// Endpoints with a failed attempt in the batch keep the sequential
+	// bookkeeping (count, auto-disable); the others only need their count
+	// reset, which one statement does for all of them.
+	failing := map[string]bool{}
+	for _, o := range batch {
+		if updated[o.d.id] && !o.ok {
+			failing[o.d.endpoint.ID] = true
+		}
+	}
+	var succeeded []string
+	for _, o := range batch {
+		if updated[o.d.id] && !failing[o.d.endpoint.ID] && !slices.Contains(succeeded, o.d.endpoint.ID) {
+			succeeded = append(succeeded, o.d.endpoint.ID)
+		}
+	}
+	slices.Sort(succeeded)
+	if len(succeeded) > 0 {
+		_, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET failing_since = 0, failed_attempts = 0
+			WHERE id IN (`+inList(1, len(succeeded))+`) AND (failing_since <> 0 OR failed_attempts <> 0)`, anySlice(succeeded)...)
+		if err != nil {
+			return nil, fmt.Errorf("reset endpoint failures: %w", err)
+		}
+	}
+	var off []disabled
+	for _, o := range batch {
+		if !updated[o.d.id] || !failing[o.d.endpoint.ID] {
+			continue
+		}
+		d, err := s.endpointOutcome(ctx, tx, o)
+		if err != nil {
+			return nil, err
+		}
+		if d != nil {
+			off = append(off, *d)
+		}
+	}
+	return off, nil
 }
 
 // endpointOutcome keeps the endpoint's failure count: a success resets it; a
