@@ -103,6 +103,9 @@ type claimed struct {
 	id, orgID, eventID, payload string
 	attempts                    int
 	endpoint                    WebhookEndpoint
+	// leasedUntil is when the lease ends: an attempt that could outlast it
+	// is not started (another node may take the delivery by then).
+	leasedUntil time.Time
 }
 
 // outcome is how one attempt went.
@@ -118,85 +121,156 @@ type outcome struct {
 // deliveries one claim leases (statement size, transaction length).
 const maxBatch = 256
 
+// reserveDepth is how many deliveries of one endpoint a node may hold
+// leased: PerEndpointInFlight being sent and as many queued behind them, so
+// when an attempt ends the next one starts at once instead of waiting for a
+// database turn. Only one node holds an endpoint's leases at a time (a claim
+// skips endpoints with leases of another node), so at most
+// PerEndpointInFlight requests reach an endpoint at once across all nodes.
+const reserveDepth = 2 * PerEndpointInFlight
+
+// pump is the node's delivery state between turns: what it holds leased,
+// what waits for a place and what is being sent, per endpoint.
+type pump struct {
+	s        *Service
+	ctx      context.Context
+	results  chan outcome
+	inflight sync.WaitGroup
+	mine     map[string]bool // leased by this node and not yet recorded
+	queue    []claimed       // leased, not started; oldest due first
+	sending  map[string]int  // attempts in flight per endpoint
+	busy     int             // attempts in flight on this node
+	done     []outcome       // finished, not yet recorded
+}
+
+// start sends queued deliveries while their endpoints and the node have
+// places: at most PerEndpointInFlight per endpoint and Workers in all.
+func (p *pump) start() {
+	if p.ctx.Err() != nil {
+		return // shutting down: what is queued is given back
+	}
+	now := p.s.now()
+	kept := p.queue[:0]
+	for _, d := range p.queue {
+		switch {
+		case p.busy >= p.s.cfg.Workers || p.sending[d.endpoint.ID] >= PerEndpointInFlight:
+			kept = append(kept, d)
+		case now.Add(p.s.cfg.AttemptTimeout).After(d.leasedUntil):
+			// Waited too long: the lease could end mid-attempt and another
+			// node send it too. Let it go; it is claimed again once the
+			// lease has ended.
+			delete(p.mine, d.id)
+		default:
+			p.sending[d.endpoint.ID]++
+			p.busy++
+			p.inflight.Go(func() {
+				o := p.s.attempt(p.ctx, d)
+				if p.ctx.Err() != nil {
+					// Shutting down: the attempt was cut short by us, not by
+					// the receiver. Record nothing; the lease expires and
+					// the delivery is sent again.
+					o.d.id = ""
+				}
+				p.results <- o
+			})
+		}
+	}
+	clear(p.queue[len(kept):])
+	p.queue = kept
+}
+
+// finished takes an attempt's outcome and starts what its place allows.
+func (p *pump) finished(o outcome) {
+	p.busy--
+	p.sending[o.d.endpoint.ID]--
+	if o.d.id == "" {
+		return // cut short by the shutdown
+	}
+	p.done = append(p.done, o)
+	p.start()
+}
+
 // deliverLoop is the node's delivery pump. One write transaction per turn
 // records the outcomes that came back since the last turn and leases due
 // deliveries for the places they freed, so a delivery costs a share of one
 // commit (one fsync on SQLite) rather than a claim and a recording commit of
 // its own, and outcomes arriving while a turn commits are grouped into the
-// next one.
+// next one. Between turns, an attempt that ends starts the next delivery
+// queued for its endpoint.
 func (s *Service) deliverLoop(ctx context.Context) {
-	results := make(chan outcome, s.cfg.Workers)
-	var inflight sync.WaitGroup
-	held := 0 // leased by this node and not yet recorded
-	var done []outcome
+	p := &pump{s: s, ctx: ctx, results: make(chan outcome, s.cfg.Workers), mine: map[string]bool{}, sending: map[string]int{}}
 	defer func() {
-		// Attempts cut short by the shutdown record nothing (their leases
-		// expire and they are sent again); finished ones are still recorded.
-		inflight.Wait()
-		for len(results) > 0 {
-			done = append(done, <-results)
+		// Finished attempts are still recorded and queued deliveries given
+		// back; attempts cut short record nothing (their leases expire and
+		// they are sent again).
+		for p.busy > 0 {
+			p.finished(<-p.results)
 		}
-		for len(done) > 0 {
-			n := min(len(done), maxBatch)
-			if _, err := s.turn(context.WithoutCancel(ctx), done[:n], 0); err != nil {
+		release := make([]string, 0, len(p.queue))
+		for _, d := range p.queue {
+			release = append(release, d.id)
+		}
+		for len(p.done) > 0 || len(release) > 0 {
+			n := min(len(p.done), maxBatch)
+			r := min(len(release), maxBatch)
+			if _, err := s.turn(context.WithoutCancel(ctx), p.done[:n], release[:r], 0, nil); err != nil {
 				s.log.Warn("webhook outcomes not recorded", "n", n, "err", err)
 			}
-			done = done[n:]
+			p.done, release = p.done[n:], release[r:]
 		}
 	}()
 	t := time.NewTicker(s.cfg.PollInterval)
 	defer t.Stop()
 	for ctx.Err() == nil {
 	collect:
-		for len(done) < maxBatch {
+		for {
 			select {
-			case o := <-results:
-				done = append(done, o)
+			case o := <-p.results:
+				p.finished(o)
 			default:
 				break collect
 			}
 		}
-		rec := done[:min(len(done), maxBatch)]
-		free := min(s.cfg.Workers-held+len(rec), maxBatch)
-		batch, err := s.turn(ctx, rec, free)
+		rec := p.done[:min(len(p.done), maxBatch)]
+		for _, o := range rec {
+			delete(p.mine, o.d.id)
+		}
+		free := min(reserveDepth/PerEndpointInFlight*s.cfg.Workers-len(p.mine), maxBatch)
+		held := make([]string, 0, len(p.mine))
+		for id := range p.mine {
+			held = append(held, id)
+		}
+		batch, err := s.turn(ctx, rec, nil, free, held)
 		if err != nil && ctx.Err() == nil {
 			// The outcomes are dropped with the transaction: their leases
 			// expire and the deliveries are sent again (at least once).
 			s.log.Warn("webhook outcomes not recorded or claim failed", "n", len(rec), "err", err)
 		}
-		held -= len(rec)
-		done = done[len(rec):]
-		held += len(batch)
+		p.done = p.done[len(rec):]
 		for _, d := range batch {
-			inflight.Go(func() {
-				o := s.attempt(ctx, d)
-				if ctx.Err() != nil {
-					// Shutting down: the attempt was cut short by us, not by
-					// the receiver. Record nothing; the lease expires and
-					// the delivery is sent again.
-					return
-				}
-				results <- o
-			})
+			p.mine[d.id] = true
 		}
-		if len(done) > 0 || (free > 0 && len(batch) == free) {
+		p.queue = append(p.queue, batch...)
+		p.start()
+		if len(p.done) > 0 || (free > 0 && len(batch) == free) {
 			continue // more to record, or there may be more due
 		}
 		select {
 		case <-ctx.Done():
-		case o := <-results:
-			done = append(done, o)
+		case o := <-p.results:
+			p.finished(o)
 		case <-s.wake:
 		case <-t.C:
 		}
 	}
 }
 
-// turn records outcomes and then leases up to n due deliveries, in one
-// transaction. Recording first frees the endpoints' in-flight places for
-// the claim that follows.
-func (s *Service) turn(ctx context.Context, outcomes []outcome, n int) ([]claimed, error) {
-	if len(outcomes) == 0 && n <= 0 {
+// turn records outcomes, gives back leases of deliveries not sent, and
+// then leases up to n due deliveries, in one transaction. Recording first
+// frees the endpoints' places for the claim that follows. held lists the
+// deliveries this node still holds (their endpoints are its own to fill).
+func (s *Service) turn(ctx context.Context, outcomes []outcome, release []string, n int, held []string) ([]claimed, error) {
+	if len(outcomes) == 0 && len(release) == 0 && n <= 0 {
 		return nil, nil
 	}
 	var out []claimed
@@ -209,8 +283,14 @@ func (s *Service) turn(ctx context.Context, outcomes []outcome, n int) ([]claime
 				return err
 			}
 		}
+		if len(release) > 0 {
+			if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET leased_until = 0
+				WHERE id IN (`+inList(1, len(release))+`) AND status IN ('pending', 'failed')`, anySlice(release)...); err != nil {
+				return fmt.Errorf("release deliveries: %w", err)
+			}
+		}
 		if n > 0 && ctx.Err() == nil {
-			if out, err = s.claim(ctx, tx, n); err != nil {
+			if out, err = s.claim(ctx, tx, n, held); err != nil {
 				return err
 			}
 		}
@@ -247,14 +327,24 @@ func anySlice(ids []string) []any {
 	return out
 }
 
-// claim leases up to n due deliveries: at most PerEndpointInFlight per
-// endpoint counting those already leased on any node, oldest due first.
-// Deliveries whose endpoint is no longer active become skipped, those whose
-// type the endpoint no longer takes become dead.
-func (s *Service) claim(ctx context.Context, tx *store.Tx, n int) ([]claimed, error) {
+// claim leases up to n due deliveries, oldest due first, of endpoints no
+// other node holds leases of (held are this node's), up to reserveDepth
+// leased per endpoint. Deliveries whose endpoint is no longer active become
+// skipped, those whose type the endpoint no longer takes become dead. The
+// lease covers a wait behind the endpoint's attempts in flight and the
+// attempt itself.
+func (s *Service) claim(ctx context.Context, tx *store.Tx, n int, held []string) ([]claimed, error) {
 	now := s.now()
 	nowUS := store.Micros(now)
-	lease := store.Micros(now.Add(s.cfg.AttemptTimeout + leaseSlack))
+	leaseEnd := now.Add(time.Duration(reserveDepth/PerEndpointInFlight)*s.cfg.AttemptTimeout + leaseSlack)
+	lease := store.Micros(leaseEnd)
+	// Leases not in held are another node's (or of this node's previous
+	// life): their endpoint is not claimed until they end.
+	others := "COUNT(*)"
+	if len(held) > 0 {
+		others = "SUM(CASE WHEN id IN (" + inList(4, len(held)) + ") THEN 0 ELSE 1 END)"
+	}
+	args := append([]any{nowUS, reserveDepth, n}, anySlice(held)...)
 	rows, err := tx.QueryContext(ctx, `SELECT d.id, d.org_id, d.event_id, d.event_type, d.payload, d.attempts, d.endpoint_id
 		FROM webhook_deliveries d
 		WHERE d.id IN (
@@ -265,12 +355,13 @@ func (s *Service) claim(ctx context.Context, tx *store.Tx, n int) ([]claimed, er
 				WHERE status IN ('pending', 'failed') AND next_attempt_at <= $1 AND leased_until <= $1
 			) r
 			LEFT JOIN (
-				SELECT endpoint_id, COUNT(*) AS busy FROM webhook_deliveries
+				SELECT endpoint_id, COUNT(*) AS busy, `+others+` AS others FROM webhook_deliveries
 				WHERE status IN ('pending', 'failed') AND leased_until > $1 GROUP BY endpoint_id
 			) b ON b.endpoint_id = r.endpoint_id
-			WHERE r.rn + COALESCE(b.busy, 0) <= $2
+			WHERE r.rn + COALESCE(b.busy, 0) <= $2 AND COALESCE(b.others, 0) = 0
 			ORDER BY r.next_attempt_at LIMIT $3)
-		AND d.status IN ('pending', 'failed') AND d.leased_until <= $1 FOR UPDATE SKIP LOCKED`, nowUS, PerEndpointInFlight, n)
+		AND d.status IN ('pending', 'failed') AND d.leased_until <= $1
+		ORDER BY d.next_attempt_at, d.id FOR UPDATE SKIP LOCKED`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("claim deliveries: %w", err)
 	}
@@ -286,6 +377,7 @@ func (s *Service) claim(ctx context.Context, tx *store.Tx, n int) ([]claimed, er
 			rows.Close()
 			return nil, err
 		}
+		r.leasedUntil = leaseEnd
 		got = append(got, r)
 		if !slices.Contains(epIDs, r.endpointID) {
 			epIDs = append(epIDs, r.endpointID)
