@@ -127,25 +127,29 @@ const maxBatch = 256
 // database turn. Only one node holds an endpoint's leases at a time (a claim
 // skips endpoints with leases of another node), so at most
 // PerEndpointInFlight requests reach an endpoint at once across all nodes.
-const reserveDepth = 2 * PerEndpointInFlight
+const reserveDepth = 4 * PerEndpointInFlight
 
-// pump is the node's delivery state between turns: what it holds leased,
-// what waits for a place and what is being sent, per endpoint.
+// pump is the node's delivery state: what it holds leased, what waits for
+// a place and what is being sent, per endpoint. Attempts that end update it
+// and start their successors themselves, while the loop is in a database
+// turn.
 type pump struct {
 	s        *Service
 	ctx      context.Context
-	results  chan outcome
 	inflight sync.WaitGroup
-	mine     map[string]bool // leased by this node and not yet recorded
-	queue    []claimed       // leased, not started; oldest due first
-	sending  map[string]int  // attempts in flight per endpoint
-	busy     int             // attempts in flight on this node
-	done     []outcome       // finished, not yet recorded
+	kick     chan struct{} // an outcome is waiting to be recorded
+
+	mu      sync.Mutex
+	mine    map[string]bool // leased by this node and not yet recorded
+	queue   []claimed       // leased, not started; oldest due first
+	sending map[string]int  // attempts in flight per endpoint
+	busy    int             // attempts in flight on this node
+	done    []outcome       // finished, not yet recorded
 }
 
-// start sends queued deliveries while their endpoints and the node have
-// places: at most PerEndpointInFlight per endpoint and Workers in all.
-func (p *pump) start() {
+// startLocked sends queued deliveries while their endpoints and the node
+// have places: at most PerEndpointInFlight per endpoint and Workers in all.
+func (p *pump) startLocked() {
 	if p.ctx.Err() != nil {
 		return // shutting down: what is queued is given back
 	}
@@ -163,16 +167,7 @@ func (p *pump) start() {
 		default:
 			p.sending[d.endpoint.ID]++
 			p.busy++
-			p.inflight.Go(func() {
-				o := p.s.attempt(p.ctx, d)
-				if p.ctx.Err() != nil {
-					// Shutting down: the attempt was cut short by us, not by
-					// the receiver. Record nothing; the lease expires and
-					// the delivery is sent again.
-					o.d.id = ""
-				}
-				p.results <- o
-			})
+			p.inflight.Go(func() { p.finished(p.s.attempt(p.ctx, d)) })
 		}
 	}
 	clear(p.queue[len(kept):])
@@ -181,13 +176,23 @@ func (p *pump) start() {
 
 // finished takes an attempt's outcome and starts what its place allows.
 func (p *pump) finished(o outcome) {
+	p.mu.Lock()
 	p.busy--
 	p.sending[o.d.endpoint.ID]--
-	if o.d.id == "" {
-		return // cut short by the shutdown
+	if p.ctx.Err() != nil {
+		// Shutting down: the attempt may have been cut short by us, not
+		// by the receiver. Record nothing; the lease expires and the
+		// delivery is sent again.
+		p.mu.Unlock()
+		return
 	}
 	p.done = append(p.done, o)
-	p.start()
+	p.startLocked()
+	p.mu.Unlock()
+	select {
+	case p.kick <- struct{}{}:
+	default:
+	}
 }
 
 // deliverLoop is the node's delivery pump. One write transaction per turn
@@ -195,17 +200,15 @@ func (p *pump) finished(o outcome) {
 // deliveries for the places they freed, so a delivery costs a share of one
 // commit (one fsync on SQLite) rather than a claim and a recording commit of
 // its own, and outcomes arriving while a turn commits are grouped into the
-// next one. Between turns, an attempt that ends starts the next delivery
-// queued for its endpoint.
+// next one. Meanwhile an attempt that ends starts the next delivery queued
+// for its endpoint.
 func (s *Service) deliverLoop(ctx context.Context) {
-	p := &pump{s: s, ctx: ctx, results: make(chan outcome, s.cfg.Workers), mine: map[string]bool{}, sending: map[string]int{}}
+	p := &pump{s: s, ctx: ctx, kick: make(chan struct{}, 1), mine: map[string]bool{}, sending: map[string]int{}}
 	defer func() {
 		// Finished attempts are still recorded and queued deliveries given
 		// back; attempts cut short record nothing (their leases expire and
 		// they are sent again).
-		for p.busy > 0 {
-			p.finished(<-p.results)
-		}
+		p.inflight.Wait()
 		release := make([]string, 0, len(p.queue))
 		for _, d := range p.queue {
 			release = append(release, d.id)
@@ -222,16 +225,10 @@ func (s *Service) deliverLoop(ctx context.Context) {
 	t := time.NewTicker(s.cfg.PollInterval)
 	defer t.Stop()
 	for ctx.Err() == nil {
-	collect:
-		for {
-			select {
-			case o := <-p.results:
-				p.finished(o)
-			default:
-				break collect
-			}
-		}
-		rec := p.done[:min(len(p.done), maxBatch)]
+		p.mu.Lock()
+		n := min(len(p.done), maxBatch)
+		rec := slices.Clone(p.done[:n])
+		p.done = slices.Delete(p.done, 0, n)
 		for _, o := range rec {
 			delete(p.mine, o.d.id)
 		}
@@ -240,25 +237,27 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		for id := range p.mine {
 			held = append(held, id)
 		}
+		p.mu.Unlock()
 		batch, err := s.turn(ctx, rec, nil, free, held)
 		if err != nil && ctx.Err() == nil {
 			// The outcomes are dropped with the transaction: their leases
 			// expire and the deliveries are sent again (at least once).
 			s.log.Warn("webhook outcomes not recorded or claim failed", "n", len(rec), "err", err)
 		}
-		p.done = p.done[len(rec):]
+		p.mu.Lock()
 		for _, d := range batch {
 			p.mine[d.id] = true
 		}
 		p.queue = append(p.queue, batch...)
-		p.start()
-		if len(p.done) > 0 || (free > 0 && len(batch) == free) {
+		p.startLocked()
+		more := len(p.done) > 0
+		p.mu.Unlock()
+		if more || (free > 0 && len(batch) == free) {
 			continue // more to record, or there may be more due
 		}
 		select {
 		case <-ctx.Done():
-		case o := <-p.results:
-			p.finished(o)
+		case <-p.kick:
 		case <-s.wake:
 		case <-t.C:
 		}
