@@ -100,6 +100,17 @@ func (s *Service) FanOut(ctx context.Context, orgID string) (int, error) {
 
 func (s *Service) fanOutBatch(ctx context.Context, orgID string) (queued int, more bool, err error) {
 	err = s.db.InTx(ctx, func(tx *store.Tx) error {
+		var err error
+		queued, more, err = s.fanOutTx(ctx, tx, orgID)
+		return err
+	})
+	return queued, more, err
+}
+
+// fanOutTx turns up to fanOutBatch new log entries of the organization into
+// deliveries and advances its cursor, in tx. more says the log has more.
+func (s *Service) fanOutTx(ctx context.Context, tx *store.Tx, orgID string) (queued int, more bool, err error) {
+	err = func() error {
 		var last int64
 		err := tx.QueryRowContext(ctx, `SELECT last_seq FROM webhook_cursors WHERE org_id = $1 FOR UPDATE SKIP LOCKED`, orgID).Scan(&last)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -148,7 +159,7 @@ func (s *Service) fanOutBatch(ctx context.Context, orgID string) (queued int, mo
 			return tx.Notify(ctx, DueTopic, orgID)
 		}
 		return nil
-	})
+	}()
 	return queued, more, err
 }
 

@@ -63,22 +63,20 @@ func (s *Service) Run(ctx context.Context) {
 	wg.Wait()
 }
 
+// dispatchLoop finds organizations whose log is ahead of their cursor (on
+// their notifications, and by polling) and hands them to the delivery
+// pump, which fans them out in its next turn.
 func (s *Service) dispatchLoop(ctx context.Context) {
 	t := time.NewTicker(s.cfg.PollInterval)
 	defer t.Stop()
 	all := true // first pass: catch up with whatever was appended while down
 	for {
-		var orgs []string
 		if all {
-			var err error
-			if orgs, err = s.behindOrgs(ctx); err != nil && ctx.Err() == nil {
+			orgs, err := s.behindOrgs(ctx)
+			if err != nil && ctx.Err() == nil {
 				s.log.Warn("webhook dispatcher", "err", err)
 			}
-		}
-		for _, org := range orgs {
-			if _, err := s.FanOut(ctx, org); err != nil && ctx.Err() == nil {
-				s.log.Warn("webhook fan-out failed", "org", org, "err", err)
-			}
+			s.queueFanOut(orgs...)
 		}
 		all = false
 		select {
@@ -91,11 +89,41 @@ func (s *Service) dispatchLoop(ctx context.Context) {
 				all = true
 				continue
 			}
-			if _, err := s.FanOut(ctx, org); err != nil && ctx.Err() == nil {
-				s.log.Warn("webhook fan-out failed", "org", org, "err", err)
-			}
+			s.queueFanOut(org)
 		}
 	}
+}
+
+// queueFanOut marks organizations for the pump's next turn and wakes it.
+func (s *Service) queueFanOut(orgs ...string) {
+	if len(orgs) == 0 {
+		return
+	}
+	s.fanMu.Lock()
+	for _, o := range orgs {
+		s.fanPending[o] = true
+	}
+	s.fanMu.Unlock()
+	select {
+	case s.fanKick <- struct{}{}:
+	default:
+	}
+}
+
+// takeFanOut returns up to n organizations to fan out, removing them from
+// the pending set.
+func (s *Service) takeFanOut(n int) []string {
+	s.fanMu.Lock()
+	defer s.fanMu.Unlock()
+	var out []string
+	for o := range s.fanPending {
+		if len(out) == n {
+			break
+		}
+		out = append(out, o)
+		delete(s.fanPending, o)
+	}
+	return out
 }
 
 // claimed is a delivery a worker holds, with what it needs to send it.
@@ -216,7 +244,7 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		for len(p.done) > 0 || len(release) > 0 {
 			n := min(len(p.done), maxBatch)
 			r := min(len(release), maxBatch)
-			if _, err := s.turn(context.WithoutCancel(ctx), p.done[:n], release[:r], 0, nil); err != nil {
+			if _, _, err := s.turn(context.WithoutCancel(ctx), p.done[:n], release[:r], nil, 0, nil); err != nil {
 				s.log.Warn("webhook outcomes not recorded", "n", n, "err", err)
 			}
 			p.done, release = p.done[n:], release[r:]
@@ -238,12 +266,31 @@ func (s *Service) deliverLoop(ctx context.Context) {
 			held = append(held, id)
 		}
 		p.mu.Unlock()
-		batch, err := s.turn(ctx, rec, nil, free, held)
-		if err != nil && ctx.Err() == nil {
+		orgs := s.takeFanOut(fanOutPerTurn)
+		batch, left, err := s.turn(ctx, rec, nil, orgs, free, held)
+		switch {
+		case err != nil && len(orgs) > 0 && ctx.Err() == nil:
+			// A fan-out must not hold the outcomes hostage: fan out on its
+			// own (logging its error) and record them in the next turn.
+			s.log.Warn("webhook turn failed", "n", len(rec), "orgs", len(orgs), "err", err)
+			for _, org := range orgs {
+				if _, err := s.FanOut(ctx, org); err != nil && ctx.Err() == nil {
+					s.log.Warn("webhook fan-out failed", "org", org, "err", err)
+				}
+			}
+			p.mu.Lock()
+			for _, o := range rec {
+				p.mine[o.d.id] = true
+			}
+			p.done = append(rec, p.done...)
+			p.mu.Unlock()
+			continue
+		case err != nil && ctx.Err() == nil:
 			// The outcomes are dropped with the transaction: their leases
 			// expire and the deliveries are sent again (at least once).
 			s.log.Warn("webhook outcomes not recorded or claim failed", "n", len(rec), "err", err)
 		}
+		s.queueFanOut(left...)
 		p.mu.Lock()
 		for _, d := range batch {
 			p.mine[d.id] = true
@@ -258,24 +305,30 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 		case <-p.kick:
+		case <-s.fanKick:
 		case <-s.wake:
 		case <-t.C:
 		}
 	}
 }
 
-// turn records outcomes, gives back leases of deliveries not sent, and
-// then leases up to n due deliveries, in one transaction. Recording first
-// frees the endpoints' places for the claim that follows. held lists the
-// deliveries this node still holds (their endpoints are its own to fill).
-func (s *Service) turn(ctx context.Context, outcomes []outcome, release []string, n int, held []string) ([]claimed, error) {
-	if len(outcomes) == 0 && len(release) == 0 && n <= 0 {
-		return nil, nil
+// fanOutPerTurn bounds how many organizations one turn fans out.
+const fanOutPerTurn = 8
+
+// turn records outcomes, gives back leases of deliveries not sent, fans out
+// the organizations' new log entries and then leases up to n due
+// deliveries, in one transaction. Recording first frees the endpoints'
+// places for the claim that follows. held lists the deliveries this node
+// still holds (their endpoints are its own to fill). more lists the
+// organizations with log entries left to fan out.
+func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []string, n int, held []string) (
+	out []claimed, more []string, err error) {
+	if len(outcomes) == 0 && len(release) == 0 && len(orgs) == 0 && n <= 0 {
+		return nil, nil, nil
 	}
-	var out []claimed
 	var off []disabled
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		out, off = nil, nil
+	err = s.db.InTx(ctx, func(tx *store.Tx) error {
+		out, off, more = nil, nil, nil
 		var err error
 		if len(outcomes) > 0 {
 			if off, err = s.record(ctx, tx, outcomes); err != nil {
@@ -288,6 +341,15 @@ func (s *Service) turn(ctx context.Context, outcomes []outcome, release []string
 				return fmt.Errorf("release deliveries: %w", err)
 			}
 		}
+		for _, org := range orgs {
+			_, left, err := s.fanOutTx(ctx, tx, org)
+			if err != nil {
+				return fmt.Errorf("fan out %s: %w", org, err)
+			}
+			if left {
+				more = append(more, org)
+			}
+		}
 		if n > 0 && ctx.Err() == nil {
 			if out, err = s.claim(ctx, tx, n, held); err != nil {
 				return err
@@ -296,12 +358,12 @@ func (s *Service) turn(ctx context.Context, outcomes []outcome, release []string
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, d := range off {
 		s.notifyDisabled(ctx, d)
 	}
-	return out, nil
+	return out, more, nil
 }
 
 // inList is "$from, $from+1, …" for n values: the placeholders of an IN list
