@@ -171,30 +171,32 @@ type deliveryRow struct {
 }
 
 // insertChunk is how many deliveries one INSERT statement carries: a
-// multi-row INSERT is parsed and planned once for all of them (far below
-// SQLite's and PostgreSQL's limits on bound values).
-const insertChunk = 100
+// multi-row INSERT is parsed and planned once for all of them.
+const insertChunk = 50
 
 // insertDeliveries inserts the rows in multi-row INSERTs. A delivery that
 // already exists for the endpoint and event (a repeated fan-out) is left
-// as it is.
+// as it is. Only texts are bound; numbers and statuses (our own constants)
+// are written into the statement, since binding costs grow with the square
+// of the number of parameters on SQLite.
 func insertDeliveries(ctx context.Context, tx *store.Tx, orgID string, rows []deliveryRow, now int64) error {
-	const cols = 8
+	const cols = 5
 	for len(rows) > 0 {
 		chunk := rows[:min(len(rows), insertChunk)]
 		rows = rows[len(chunk):]
 		var q strings.Builder
 		q.WriteString(`INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_seq, event_type, payload,
 			status, attempts, next_attempt_at, leased_until, last_attempt_at, last_status_code, last_error, created_at, updated_at) VALUES `)
-		args := make([]any, 0, 2+len(chunk)*cols)
-		args = append(args, orgID, now)
+		args := make([]any, 0, 1+len(chunk)*cols)
+		args = append(args, orgID)
 		for i, r := range chunk {
 			if i > 0 {
 				q.WriteString(", ")
 			}
-			n := 3 + i*cols
-			fmt.Fprintf(&q, "($%d, $1, $%d, $%d, $%d, $%d, $%d, $%d, 0, $%d, 0, 0, 0, '', $2, $2)", n, n+1, n+2, n+3, n+4, n+5, n+6, n+7)
-			args = append(args, ids.New("whd"), r.endpointID, r.eventID, r.seq, r.typ, string(r.body), r.status, r.due)
+			n := 2 + i*cols
+			fmt.Fprintf(&q, "($%d, $1, $%d, $%d, %d, $%d, $%d, '%s', 0, %d, 0, 0, 0, '', %d, %d)",
+				n, n+1, n+2, r.seq, n+3, n+4, r.status, r.due, now, now)
+			args = append(args, ids.New("whd"), r.endpointID, r.eventID, r.typ, string(r.body))
 		}
 		q.WriteString(" ON CONFLICT (endpoint_id, event_id) DO NOTHING")
 		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {

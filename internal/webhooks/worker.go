@@ -585,9 +585,6 @@ func Backoff(n int, j float64) time.Duration {
 
 type disabled struct{ orgID, endpointID, url string }
 
-// recordCols is how many values one outcome binds in record's VALUES list.
-const recordCols = 7
-
 // record writes a batch of outcomes: one UPDATE for the deliveries (rows no
 // longer pending or failed — deleted, or moved by a replay meanwhile — are
 // left alone), one for the endpoints whose attempts all succeeded, and the
@@ -600,7 +597,11 @@ func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]
 	q.WriteString(`UPDATE webhook_deliveries SET status = v.column2, attempts = v.column3, next_attempt_at = v.column4,
 		leased_until = 0, last_attempt_at = v.column5, last_status_code = v.column6, last_error = v.column7, updated_at = v.column5
 		FROM (VALUES `)
-	args := make([]any, 0, len(batch)*recordCols)
+	// Only the delivery id and an error text are bound; numbers and
+	// statuses (our own constants) are written into the statement, since
+	// binding costs grow with the square of the number of parameters on
+	// SQLite. The casts type the columns for PostgreSQL.
+	args := make([]any, 0, len(batch))
 	for i, o := range batch {
 		attempts := o.d.attempts + 1
 		status, next := StatusSucceeded, int64(0)
@@ -615,11 +616,14 @@ func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]
 		if i > 0 {
 			q.WriteString(", ")
 		}
-		// Typed, so PostgreSQL does not take the numbers for text.
-		n := i*recordCols + 1
-		fmt.Fprintf(&q, "($%d, $%d, CAST($%d AS INTEGER), CAST($%d AS BIGINT), CAST($%d AS BIGINT), CAST($%d AS INTEGER), $%d)",
-			n, n+1, n+2, n+3, n+4, n+5, n+6)
-		args = append(args, o.d.id, status, attempts, next, store.Micros(o.at), o.code, o.errMsg)
+		args = append(args, o.d.id)
+		errText := "''"
+		if o.errMsg != "" {
+			args = append(args, o.errMsg)
+			errText = "$" + strconv.Itoa(len(args))
+		}
+		fmt.Fprintf(&q, "($%d, '%s', CAST(%d AS INTEGER), CAST(%d AS BIGINT), CAST(%d AS BIGINT), CAST(%d AS INTEGER), CAST(%s AS TEXT))",
+			len(args)-min(1, len(o.errMsg)), status, attempts, next, store.Micros(o.at), o.code, errText)
 	}
 	q.WriteString(`) AS v WHERE webhook_deliveries.id = v.column1 AND webhook_deliveries.status IN ('pending', 'failed')
 		RETURNING webhook_deliveries.id`)
