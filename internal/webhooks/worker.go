@@ -150,9 +150,10 @@ type outcome struct {
 const maxBatch = 256
 
 // reserveDepth is how many deliveries of one endpoint a node may hold
-// leased: PerEndpointInFlight being sent and as many queued behind them, so
-// when an attempt ends the next one starts at once instead of waiting for a
-// database turn. Only one node holds an endpoint's leases at a time (a claim
+// leased: PerEndpointInFlight being sent, the rest queued behind them or
+// waiting for their outcome to be recorded, so when an attempt ends the next
+// one starts at once instead of waiting for a database turn (a turn takes a
+// few milliseconds, an attempt on a fast receiver less). Only one node holds an endpoint's leases at a time (a claim
 // skips endpoints with leases of another node), so at most
 // PerEndpointInFlight requests reach an endpoint at once across all nodes.
 const reserveDepth = 4 * PerEndpointInFlight
@@ -206,7 +207,9 @@ func (p *pump) startLocked() {
 func (p *pump) finished(o outcome) {
 	p.mu.Lock()
 	p.busy--
-	p.sending[o.d.endpoint.ID]--
+	if p.sending[o.d.endpoint.ID]--; p.sending[o.d.endpoint.ID] == 0 {
+		delete(p.sending, o.d.endpoint.ID) // endpoints come and go
+	}
 	if p.ctx.Err() != nil {
 		// Shutting down: the attempt may have been cut short by us, not
 		// by the receiver. Record nothing; the lease expires and the
