@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/events"
@@ -99,6 +100,17 @@ func (s *Service) FanOut(ctx context.Context, orgID string) (int, error) {
 
 func (s *Service) fanOutBatch(ctx context.Context, orgID string) (queued int, more bool, err error) {
 	err = s.db.InTx(ctx, func(tx *store.Tx) error {
+		var err error
+		queued, more, err = s.fanOutTx(ctx, tx, orgID)
+		return err
+	})
+	return queued, more, err
+}
+
+// fanOutTx turns up to fanOutBatch new log entries of the organization into
+// deliveries and advances its cursor, in tx. more says the log has more.
+func (s *Service) fanOutTx(ctx context.Context, tx *store.Tx, orgID string) (queued int, more bool, err error) {
+	err = func() error {
 		var last int64
 		err := tx.QueryRowContext(ctx, `SELECT last_seq FROM webhook_cursors WHERE org_id = $1 FOR UPDATE SKIP LOCKED`, orgID).Scan(&last)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -116,6 +128,7 @@ func (s *Service) fanOutBatch(ctx context.Context, orgID string) (queued int, mo
 			return err
 		}
 		now := store.Micros(s.now())
+		var rows []deliveryRow
 		for _, ev := range evs {
 			for _, ep := range eps {
 				if ev.Seq <= ep.startSeq || !ep.matches(ev.Type, ev.InboxID) {
@@ -129,13 +142,14 @@ func (s *Service) fanOutBatch(ctx context.Context, orgID string) (queued int, mo
 				if err != nil {
 					return err
 				}
-				if err := insertDelivery(ctx, tx, orgID, ep.ID, ev.ID, ev.Seq, ev.Type, body, status, due, now); err != nil {
-					return err
-				}
+				rows = append(rows, deliveryRow{endpointID: ep.ID, eventID: ev.ID, seq: ev.Seq, typ: ev.Type, body: body, status: status, due: due})
 				if status == StatusPending {
 					queued++
 				}
 			}
+		}
+		if err := insertDeliveries(ctx, tx, orgID, rows, now); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE webhook_cursors SET last_seq = $1 WHERE org_id = $2`, evs[len(evs)-1].Seq, orgID); err != nil {
 			return fmt.Errorf("advance cursor: %w", err)
@@ -145,19 +159,49 @@ func (s *Service) fanOutBatch(ctx context.Context, orgID string) (queued int, mo
 			return tx.Notify(ctx, DueTopic, orgID)
 		}
 		return nil
-	})
+	}()
 	return queued, more, err
 }
 
-func insertDelivery(ctx context.Context, tx *store.Tx, orgID, endpointID, eventID string, seq int64, typ string, body []byte,
-	status string, due, now int64) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_seq, event_type, payload,
-		status, attempts, next_attempt_at, leased_until, last_attempt_at, last_status_code, last_error, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, 0, 0, 0, '', $10, $10)
-		ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-		ids.New("whd"), orgID, endpointID, eventID, seq, typ, string(body), status, due, now)
-	if err != nil {
-		return fmt.Errorf("insert delivery: %w", err)
+// deliveryRow is one delivery the fan-out creates.
+type deliveryRow struct {
+	endpointID, eventID, typ, status string
+	seq, due                         int64
+	body                             []byte
+}
+
+// insertChunk is how many deliveries one INSERT statement carries: a
+// multi-row INSERT is parsed and planned once for all of them.
+const insertChunk = 50
+
+// insertDeliveries inserts the rows in multi-row INSERTs. A delivery that
+// already exists for the endpoint and event (a repeated fan-out) is left
+// as it is. Only texts are bound; numbers and statuses (our own constants)
+// are written into the statement, since binding costs grow with the square
+// of the number of parameters on SQLite.
+func insertDeliveries(ctx context.Context, tx *store.Tx, orgID string, rows []deliveryRow, now int64) error {
+	const cols = 5
+	for len(rows) > 0 {
+		chunk := rows[:min(len(rows), insertChunk)]
+		rows = rows[len(chunk):]
+		var q strings.Builder
+		q.WriteString(`INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_seq, event_type, payload,
+			status, attempts, next_attempt_at, leased_until, last_attempt_at, last_status_code, last_error, created_at, updated_at) VALUES `)
+		args := make([]any, 0, 1+len(chunk)*cols)
+		args = append(args, orgID)
+		for i, r := range chunk {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			n := 2 + i*cols
+			fmt.Fprintf(&q, "($%d, $1, $%d, $%d, %d, $%d, $%d, '%s', 0, %d, 0, 0, 0, '', %d, %d)",
+				n, n+1, n+2, r.seq, n+3, n+4, r.status, r.due, now, now)
+			args = append(args, ids.New("whd"), r.endpointID, r.eventID, r.typ, string(r.body))
+		}
+		q.WriteString(" ON CONFLICT (endpoint_id, event_id) DO NOTHING")
+		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("insert deliveries: %w", err)
+		}
 	}
 	return nil
 }

@@ -44,10 +44,27 @@
 // organization's log is a row in webhook_cursors, advanced in the same
 // transaction that inserts the deliveries (claimed with FOR UPDATE SKIP
 // LOCKED on PostgreSQL, so two nodes never fan out the same events; a unique
-// index on (endpoint, event) makes a repeat harmless anyway). A worker leases
-// a due delivery (leased_until) before sending it and records the outcome
-// afterwards; a node that dies mid-attempt leaves a lease that expires, and
-// the delivery is sent again: at least once, never lost. At most
-// PerEndpointInFlight deliveries of one endpoint are leased at a time across
-// all nodes, so a slow receiver holds a bounded share of the workers.
+// index on (endpoint, event) makes a repeat harmless anyway). A node leases
+// due deliveries (leased_until) before sending them and records the outcomes
+// afterwards; a node that dies leaves leases that expire, and the deliveries
+// are sent again: at least once, never lost.
+//
+// # The delivery pump
+//
+// Each node runs one pump. A turn is one write transaction: it records the
+// outcomes that came back since the last turn (a few statements for the
+// whole batch), fans out the organizations whose log moved, and leases due
+// deliveries for the places that freed up; outcomes arriving during a turn
+// go into the next one, so a delivery costs a share of a commit. The endpoints
+// a node holds leases of are its own: a claim skips endpoints with leases of
+// another node, and takes up to 4 x PerEndpointInFlight of one endpoint (4 x
+// Workers in all). The node sends at most PerEndpointInFlight of an endpoint
+// at once (Workers in all) and queues the rest; an attempt that ends starts
+// the next queued delivery of its endpoint at once, without waiting for a
+// turn. So at most PerEndpointInFlight requests reach an endpoint at a time
+// across all nodes, and a slow receiver holds a bounded share of the
+// workers. A lease covers the wait in the queue and the attempt (4 attempt
+// timeouts + 5 s); a queued delivery whose lease could end mid-attempt is
+// let go and claimed again later; queued deliveries are given back at
+// shutdown.
 package webhooks

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
@@ -38,6 +39,13 @@ type Service struct {
 	client *http.Client
 	wake   chan struct{}
 	fanout chan string
+
+	// Organizations whose log the delivery pump fans out in its next turn
+	// (in the transaction that claims, so new deliveries are sent without
+	// a commit of their own), and the pump's wake-up for them.
+	fanMu      sync.Mutex
+	fanPending map[string]bool
+	fanKick    chan struct{}
 }
 
 // New wires the service; Run starts its background work.
@@ -64,7 +72,7 @@ func New(db *store.DB, keys *seal.Keyring, cfg Config) *Service {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &Service{db: db, keys: keys, cfg: cfg, log: cfg.Logger, client: newClient(cfg),
-		wake: make(chan struct{}, 1), fanout: make(chan string, 1024)}
+		wake: make(chan struct{}, 1), fanout: make(chan string, 1024), fanPending: map[string]bool{}, fanKick: make(chan struct{}, 1)}
 }
 
 func (s *Service) now() time.Time { return s.cfg.Now().UTC() }

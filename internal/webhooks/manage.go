@@ -74,7 +74,8 @@ func (s *Service) Test(ctx context.Context, p *auth.Principal, id string) (Webho
 		if err != nil {
 			return err
 		}
-		if err := insertDelivery(ctx, tx, p.OrgID, ep.ID, evID, 0, TestEventType, raw, StatusPending, store.Micros(now), store.Micros(now)); err != nil {
+		row := deliveryRow{endpointID: ep.ID, eventID: evID, typ: TestEventType, body: raw, status: StatusPending, due: store.Micros(now)}
+		if err := insertDeliveries(ctx, tx, p.OrgID, []deliveryRow{row}, store.Micros(now)); err != nil {
 			return err
 		}
 		if out, err = deliveryByEvent(ctx, tx, ep.ID, evID); err != nil {

@@ -63,22 +63,20 @@ func (s *Service) Run(ctx context.Context) {
 	wg.Wait()
 }
 
+// dispatchLoop finds organizations whose log is ahead of their cursor (on
+// their notifications, and by polling) and hands them to the delivery
+// pump, which fans them out in its next turn.
 func (s *Service) dispatchLoop(ctx context.Context) {
 	t := time.NewTicker(s.cfg.PollInterval)
 	defer t.Stop()
 	all := true // first pass: catch up with whatever was appended while down
 	for {
-		var orgs []string
 		if all {
-			var err error
-			if orgs, err = s.behindOrgs(ctx); err != nil && ctx.Err() == nil {
+			orgs, err := s.behindOrgs(ctx)
+			if err != nil && ctx.Err() == nil {
 				s.log.Warn("webhook dispatcher", "err", err)
 			}
-		}
-		for _, org := range orgs {
-			if _, err := s.FanOut(ctx, org); err != nil && ctx.Err() == nil {
-				s.log.Warn("webhook fan-out failed", "org", org, "err", err)
-			}
+			s.queueFanOut(orgs...)
 		}
 		all = false
 		select {
@@ -91,11 +89,41 @@ func (s *Service) dispatchLoop(ctx context.Context) {
 				all = true
 				continue
 			}
-			if _, err := s.FanOut(ctx, org); err != nil && ctx.Err() == nil {
-				s.log.Warn("webhook fan-out failed", "org", org, "err", err)
-			}
+			s.queueFanOut(org)
 		}
 	}
+}
+
+// queueFanOut marks organizations for the pump's next turn and wakes it.
+func (s *Service) queueFanOut(orgs ...string) {
+	if len(orgs) == 0 {
+		return
+	}
+	s.fanMu.Lock()
+	for _, o := range orgs {
+		s.fanPending[o] = true
+	}
+	s.fanMu.Unlock()
+	select {
+	case s.fanKick <- struct{}{}:
+	default:
+	}
+}
+
+// takeFanOut returns up to n organizations to fan out, removing them from
+// the pending set.
+func (s *Service) takeFanOut(n int) []string {
+	s.fanMu.Lock()
+	defer s.fanMu.Unlock()
+	var out []string
+	for o := range s.fanPending {
+		if len(out) == n {
+			break
+		}
+		out = append(out, o)
+		delete(s.fanPending, o)
+	}
+	return out
 }
 
 // claimed is a delivery a worker holds, with what it needs to send it.
@@ -103,6 +131,9 @@ type claimed struct {
 	id, orgID, eventID, payload string
 	attempts                    int
 	endpoint                    WebhookEndpoint
+	// leasedUntil is when the lease ends: an attempt that could outlast it
+	// is not started (another node may take the delivery by then).
+	leasedUntil time.Time
 }
 
 // outcome is how one attempt went.
@@ -114,138 +145,377 @@ type outcome struct {
 	ok     bool
 }
 
+// maxBatch bounds how many outcomes one transaction records and how many
+// deliveries one claim leases (statement size, transaction length).
+const maxBatch = 256
+
+// reserveDepth is how many deliveries of one endpoint a node may hold
+// leased: PerEndpointInFlight being sent, the rest queued behind them or
+// waiting for their outcome to be recorded, so when an attempt ends the next
+// one starts at once instead of waiting for a database turn (a turn takes a
+// few milliseconds, an attempt on a fast receiver less). Only one node holds an endpoint's leases at a time (a claim
+// skips endpoints with leases of another node), so at most
+// PerEndpointInFlight requests reach an endpoint at once across all nodes.
+const reserveDepth = 4 * PerEndpointInFlight
+
+// pump is the node's delivery state: what it holds leased, what waits for
+// a place and what is being sent, per endpoint. Attempts that end update it
+// and start their successors themselves, while the loop is in a database
+// turn.
+type pump struct {
+	s        *Service
+	ctx      context.Context
+	inflight sync.WaitGroup
+	kick     chan struct{} // an outcome is waiting to be recorded
+
+	mu      sync.Mutex
+	mine    map[string]bool // leased by this node and not yet recorded
+	queue   []claimed       // leased, not started; oldest due first
+	sending map[string]int  // attempts in flight per endpoint
+	busy    int             // attempts in flight on this node
+	done    []outcome       // finished, not yet recorded
+}
+
+// startLocked sends queued deliveries while their endpoints and the node
+// have places: at most PerEndpointInFlight per endpoint and Workers in all.
+func (p *pump) startLocked() {
+	if p.ctx.Err() != nil {
+		return // shutting down: what is queued is given back
+	}
+	now := p.s.now()
+	kept := p.queue[:0]
+	for _, d := range p.queue {
+		switch {
+		case p.busy >= p.s.cfg.Workers || p.sending[d.endpoint.ID] >= PerEndpointInFlight:
+			kept = append(kept, d)
+		case now.Add(p.s.cfg.AttemptTimeout).After(d.leasedUntil):
+			// Waited too long: the lease could end mid-attempt and another
+			// node send it too. Let it go; it is claimed again once the
+			// lease has ended.
+			delete(p.mine, d.id)
+		default:
+			p.sending[d.endpoint.ID]++
+			p.busy++
+			p.inflight.Go(func() { p.finished(p.s.attempt(p.ctx, d)) })
+		}
+	}
+	clear(p.queue[len(kept):])
+	p.queue = kept
+}
+
+// finished takes an attempt's outcome and starts what its place allows.
+func (p *pump) finished(o outcome) {
+	p.mu.Lock()
+	p.busy--
+	if p.sending[o.d.endpoint.ID]--; p.sending[o.d.endpoint.ID] == 0 {
+		delete(p.sending, o.d.endpoint.ID) // endpoints come and go
+	}
+	if p.ctx.Err() != nil {
+		// Shutting down: the attempt may have been cut short by us, not
+		// by the receiver. Record nothing; the lease expires and the
+		// delivery is sent again.
+		p.mu.Unlock()
+		return
+	}
+	p.done = append(p.done, o)
+	p.startLocked()
+	p.mu.Unlock()
+	select {
+	case p.kick <- struct{}{}:
+	default:
+	}
+}
+
+// deliverLoop is the node's delivery pump. One write transaction per turn
+// records the outcomes that came back since the last turn and leases due
+// deliveries for the places they freed, so a delivery costs a share of one
+// commit (one fsync on SQLite) rather than a claim and a recording commit of
+// its own, and outcomes arriving while a turn commits are grouped into the
+// next one. Meanwhile an attempt that ends starts the next delivery queued
+// for its endpoint.
 func (s *Service) deliverLoop(ctx context.Context) {
-	slots := make(chan struct{}, s.cfg.Workers)
-	results := make(chan outcome, s.cfg.Workers)
-	var inflight sync.WaitGroup
-	var recorder sync.WaitGroup
-	recCtx, stopRec := context.WithCancel(context.WithoutCancel(ctx))
-	recorder.Go(func() { s.recordLoop(recCtx, results) })
+	p := &pump{s: s, ctx: ctx, kick: make(chan struct{}, 1), mine: map[string]bool{}, sending: map[string]int{}}
 	defer func() {
-		inflight.Wait()
-		stopRec()
-		recorder.Wait()
+		// Finished attempts are still recorded and queued deliveries given
+		// back; attempts cut short record nothing (their leases expire and
+		// they are sent again).
+		p.inflight.Wait()
+		release := make([]string, 0, len(p.queue))
+		for _, d := range p.queue {
+			release = append(release, d.id)
+		}
+		for len(p.done) > 0 || len(release) > 0 {
+			n := min(len(p.done), maxBatch)
+			r := min(len(release), maxBatch)
+			if _, _, err := s.turn(context.WithoutCancel(ctx), p.done[:n], release[:r], nil, 0, nil); err != nil {
+				s.log.Warn("webhook outcomes not recorded", "n", n, "err", err)
+			}
+			p.done, release = p.done[n:], release[r:]
+		}
 	}()
 	t := time.NewTicker(s.cfg.PollInterval)
 	defer t.Stop()
 	for ctx.Err() == nil {
-		free := cap(slots) - len(slots)
-		var batch []claimed
-		if free > 0 {
-			var err error
-			batch, err = s.claim(ctx, free)
-			if err != nil && ctx.Err() == nil {
-				s.log.Warn("webhook claim failed", "err", err)
-			}
+		p.mu.Lock()
+		n := min(len(p.done), maxBatch)
+		rec := slices.Clone(p.done[:n])
+		p.done = slices.Delete(p.done, 0, n)
+		for _, o := range rec {
+			delete(p.mine, o.d.id)
 		}
-		for _, d := range batch {
-			slots <- struct{}{}
-			inflight.Go(func() {
-				defer func() { <-slots }()
-				o := s.attempt(ctx, d)
-				if ctx.Err() != nil {
-					// Shutting down: the attempt was cut short by us, not by
-					// the receiver. Record nothing; the lease expires and
-					// the delivery is sent again.
-					return
+		free := min(reserveDepth/PerEndpointInFlight*s.cfg.Workers-len(p.mine), maxBatch)
+		held := make([]string, 0, len(p.mine))
+		for id := range p.mine {
+			held = append(held, id)
+		}
+		p.mu.Unlock()
+		orgs := s.takeFanOut(fanOutPerTurn)
+		batch, left, err := s.turn(ctx, rec, nil, orgs, free, held)
+		switch {
+		case err != nil && len(orgs) > 0 && ctx.Err() == nil:
+			// A fan-out must not hold the outcomes hostage: fan out on its
+			// own (logging its error) and record them in the next turn.
+			s.log.Warn("webhook turn failed", "n", len(rec), "orgs", len(orgs), "err", err)
+			for _, org := range orgs {
+				if _, err := s.FanOut(ctx, org); err != nil && ctx.Err() == nil {
+					s.log.Warn("webhook fan-out failed", "org", org, "err", err)
 				}
-				results <- o
-			})
+			}
+			p.mu.Lock()
+			for _, o := range rec {
+				p.mine[o.d.id] = true
+			}
+			p.done = append(rec, p.done...)
+			p.mu.Unlock()
+			continue
+		case err != nil && ctx.Err() == nil:
+			// The outcomes are dropped with the transaction: their leases
+			// expire and the deliveries are sent again (at least once).
+			s.log.Warn("webhook outcomes not recorded or claim failed", "n", len(rec), "err", err)
 		}
-		if len(batch) > 0 && len(batch) == free {
-			continue // there may be more due
+		s.queueFanOut(left...)
+		p.mu.Lock()
+		for _, d := range batch {
+			p.mine[d.id] = true
+		}
+		p.queue = append(p.queue, batch...)
+		p.startLocked()
+		more := len(p.done) > 0
+		p.mu.Unlock()
+		if more || (free > 0 && len(batch) == free) {
+			continue // more to record, or there may be more due
 		}
 		select {
 		case <-ctx.Done():
+		case <-p.kick:
+		case <-s.fanKick:
 		case <-s.wake:
 		case <-t.C:
 		}
 	}
 }
 
-// claim leases up to n due deliveries: at most PerEndpointInFlight per
-// endpoint counting those already leased on any node, oldest due first.
-// Deliveries whose endpoint is no longer active become skipped, those whose
-// type the endpoint no longer takes become dead.
-func (s *Service) claim(ctx context.Context, n int) ([]claimed, error) {
-	now := s.now()
-	nowUS := store.Micros(now)
-	lease := store.Micros(now.Add(s.cfg.AttemptTimeout + leaseSlack))
-	var out []claimed
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT d.id, d.org_id, d.event_id, d.event_type, d.payload, d.attempts, d.endpoint_id
-			FROM webhook_deliveries d
-			WHERE d.id IN (
-				SELECT r.id FROM (
-					SELECT id, endpoint_id, next_attempt_at,
-						ROW_NUMBER() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rn
-					FROM webhook_deliveries
-					WHERE status IN ('pending', 'failed') AND next_attempt_at <= $1 AND leased_until <= $1
-				) r
-				LEFT JOIN (
-					SELECT endpoint_id, COUNT(*) AS busy FROM webhook_deliveries
-					WHERE status IN ('pending', 'failed') AND leased_until > $1 GROUP BY endpoint_id
-				) b ON b.endpoint_id = r.endpoint_id
-				WHERE r.rn + COALESCE(b.busy, 0) <= $2
-				ORDER BY r.next_attempt_at LIMIT $3)
-			AND d.status IN ('pending', 'failed') AND d.leased_until <= $1 FOR UPDATE SKIP LOCKED`, nowUS, PerEndpointInFlight, n)
-		if err != nil {
-			return fmt.Errorf("claim deliveries: %w", err)
-		}
-		type row struct {
-			claimed
-			typ, endpointID string
-		}
-		var got []row
-		for rows.Next() {
-			var r row
-			if err := rows.Scan(&r.id, &r.orgID, &r.eventID, &r.typ, &r.payload, &r.attempts, &r.endpointID); err != nil {
-				rows.Close()
+// fanOutPerTurn bounds how many organizations one turn fans out.
+const fanOutPerTurn = 8
+
+// turn records outcomes, gives back leases of deliveries not sent, fans out
+// the organizations' new log entries and then leases up to n due
+// deliveries, in one transaction. Recording first frees the endpoints'
+// places for the claim that follows. held lists the deliveries this node
+// still holds (their endpoints are its own to fill). more lists the
+// organizations with log entries left to fan out.
+func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []string, n int, held []string) (
+	out []claimed, more []string, err error) {
+	if len(outcomes) == 0 && len(release) == 0 && len(orgs) == 0 && n <= 0 {
+		return nil, nil, nil
+	}
+	var off []disabled
+	err = s.db.InTx(ctx, func(tx *store.Tx) error {
+		out, off, more = nil, nil, nil
+		var err error
+		if len(outcomes) > 0 {
+			if off, err = s.record(ctx, tx, outcomes); err != nil {
 				return err
 			}
-			got = append(got, r)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
+		if len(release) > 0 {
+			if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET leased_until = 0
+				WHERE id IN (`+inList(1, len(release))+`) AND status IN ('pending', 'failed')`, anySlice(release)...); err != nil {
+				return fmt.Errorf("release deliveries: %w", err)
+			}
 		}
-		eps := map[string]*WebhookEndpoint{}
-		for _, r := range got {
-			ep, ok := eps[r.endpointID]
-			if !ok {
-				e, err := getEndpoint(ctx, tx, r.orgID, r.endpointID)
-				if err != nil {
-					return err
-				}
-				ep = &e
-				eps[r.endpointID] = ep
-			}
-			switch {
-			case ep.Status != EndpointActive:
-				err = setFinal(ctx, tx, r.id, StatusSkipped, nowUS)
-			case !ep.takes(r.typ):
-				err = setFinal(ctx, tx, r.id, StatusDead, nowUS)
-			default:
-				_, err = tx.ExecContext(ctx, `UPDATE webhook_deliveries SET leased_until = $1 WHERE id = $2`, lease, r.id)
-				r.endpoint = *ep
-				out = append(out, r.claimed)
-			}
+		for _, org := range orgs {
+			_, left, err := s.fanOutTx(ctx, tx, org)
 			if err != nil {
+				return fmt.Errorf("fan out %s: %w", org, err)
+			}
+			if left {
+				more = append(more, org)
+			}
+		}
+		if n > 0 && ctx.Err() == nil {
+			if out, err = s.claim(ctx, tx, n, held); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range off {
+		s.notifyDisabled(ctx, d)
+	}
+	return out, more, nil
+}
+
+// inList is "$from, $from+1, …" for n values: the placeholders of an IN list
+// or of a VALUES row.
+func inList(from, n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('$')
+		b.WriteString(strconv.Itoa(from + i))
+	}
+	return b.String()
+}
+
+func anySlice(ids []string) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+// claim leases up to n due deliveries, oldest due first, of endpoints no
+// other node holds leases of (held are this node's), up to reserveDepth
+// leased per endpoint. Deliveries whose endpoint is no longer active become
+// skipped, those whose type the endpoint no longer takes become dead. The
+// lease covers a wait behind the endpoint's attempts in flight and the
+// attempt itself.
+func (s *Service) claim(ctx context.Context, tx *store.Tx, n int, held []string) ([]claimed, error) {
+	now := s.now()
+	nowUS := store.Micros(now)
+	leaseEnd := now.Add(time.Duration(reserveDepth/PerEndpointInFlight)*s.cfg.AttemptTimeout + leaseSlack)
+	lease := store.Micros(leaseEnd)
+	// Leases not in held are another node's (or of this node's previous
+	// life): their endpoint is not claimed until they end.
+	others := "COUNT(*)"
+	if len(held) > 0 {
+		others = "SUM(CASE WHEN id IN (" + inList(4, len(held)) + ") THEN 0 ELSE 1 END)"
+	}
+	args := append([]any{nowUS, reserveDepth, n}, anySlice(held)...)
+	rows, err := tx.QueryContext(ctx, `SELECT d.id, d.org_id, d.event_id, d.event_type, d.payload, d.attempts, d.endpoint_id
+		FROM webhook_deliveries d
+		WHERE d.id IN (
+			SELECT r.id FROM (
+				SELECT id, endpoint_id, next_attempt_at,
+					ROW_NUMBER() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rn
+				FROM webhook_deliveries
+				WHERE status IN ('pending', 'failed') AND next_attempt_at <= $1 AND leased_until <= $1
+			) r
+			LEFT JOIN (
+				SELECT endpoint_id, COUNT(*) AS busy, `+others+` AS others FROM webhook_deliveries
+				WHERE status IN ('pending', 'failed') AND leased_until > $1 GROUP BY endpoint_id
+			) b ON b.endpoint_id = r.endpoint_id
+			WHERE r.rn + COALESCE(b.busy, 0) <= $2 AND COALESCE(b.others, 0) = 0
+			ORDER BY r.next_attempt_at LIMIT $3)
+		AND d.status IN ('pending', 'failed') AND d.leased_until <= $1
+		ORDER BY d.next_attempt_at, d.id FOR UPDATE SKIP LOCKED`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("claim deliveries: %w", err)
+	}
+	type row struct {
+		claimed
+		typ, endpointID string
+	}
+	var got []row
+	var epIDs []string
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.id, &r.orgID, &r.eventID, &r.typ, &r.payload, &r.attempts, &r.endpointID); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		r.leasedUntil = leaseEnd
+		got = append(got, r)
+		if !slices.Contains(epIDs, r.endpointID) {
+			epIDs = append(epIDs, r.endpointID)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
 		return nil, err
+	}
+	if len(got) == 0 {
+		return nil, nil
+	}
+	// The endpoints of the batch, read once each in one query.
+	eps := make(map[string]*WebhookEndpoint, len(epIDs))
+	erows, err := tx.QueryContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE id IN (`+inList(1, len(epIDs))+`)`,
+		anySlice(epIDs)...)
+	if err != nil {
+		return nil, fmt.Errorf("claim: read endpoints: %w", err)
+	}
+	for erows.Next() {
+		e, err := scanEndpoint(erows)
+		if err != nil {
+			erows.Close()
+			return nil, err
+		}
+		eps[e.ID] = &e
+	}
+	erows.Close()
+	if err := erows.Err(); err != nil {
+		return nil, err
+	}
+	var skipped, dead, leased []string
+	var out []claimed
+	for _, r := range got {
+		ep, ok := eps[r.endpointID]
+		switch {
+		case !ok:
+			continue // deleted with its deliveries meanwhile
+		case ep.Status != EndpointActive:
+			skipped = append(skipped, r.id)
+		case !ep.takes(r.typ):
+			dead = append(dead, r.id)
+		default:
+			leased = append(leased, r.id)
+			r.endpoint = *ep
+			out = append(out, r.claimed)
+		}
+	}
+	if err := setFinal(ctx, tx, skipped, StatusSkipped, nowUS); err != nil {
+		return nil, err
+	}
+	if err := setFinal(ctx, tx, dead, StatusDead, nowUS); err != nil {
+		return nil, err
+	}
+	if len(leased) > 0 {
+		_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET leased_until = $1 WHERE id IN (`+inList(2, len(leased))+`)`,
+			append([]any{lease}, anySlice(leased)...)...)
+		if err != nil {
+			return nil, fmt.Errorf("lease deliveries: %w", err)
+		}
 	}
 	return out, nil
 }
 
-func setFinal(ctx context.Context, tx *store.Tx, id, status string, now int64) error {
-	_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, next_attempt_at = 0, leased_until = 0, updated_at = $2 WHERE id = $3`,
-		status, now, id)
-	return err
+func setFinal(ctx context.Context, tx *store.Tx, ids []string, status string, now int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, next_attempt_at = 0, leased_until = 0, updated_at = $2
+		WHERE id IN (`+inList(3, len(ids))+`)`, append([]any{status, now}, anySlice(ids)...)...)
+	if err != nil {
+		return fmt.Errorf("set deliveries %s: %w", status, err)
+	}
+	return nil
 }
 
 // attempt sends one delivery, signed at the attempt's time.
@@ -309,38 +579,6 @@ func trimErr(err error) string {
 	return m
 }
 
-// recordLoop writes outcomes, many per transaction, so a busy node commits
-// (and on SQLite syncs) once per batch rather than once per attempt.
-func (s *Service) recordLoop(ctx context.Context, results <-chan outcome) {
-	for {
-		var batch []outcome
-		select {
-		case <-ctx.Done():
-			return
-		case o := <-results:
-			batch = append(batch, o)
-		}
-	collect:
-		for len(batch) < 256 {
-			select {
-			case o := <-results:
-				batch = append(batch, o)
-			default:
-				break collect
-			}
-		}
-		if err := s.record(ctx, batch); err != nil {
-			// The leases expire and the deliveries are sent again.
-			s.log.Warn("webhook outcomes not recorded", "n", len(batch), "err", err)
-		}
-		// Recorded attempts free their endpoints' in-flight places.
-		select {
-		case s.wake <- struct{}{}:
-		default:
-		}
-	}
-}
-
 // Backoff is the wait after failed attempt n (1-9) with jitter j in [0,1):
 // the schedule's wait stretched by up to 10 %.
 func Backoff(n int, j float64) time.Duration {
@@ -350,51 +588,102 @@ func Backoff(n int, j float64) time.Duration {
 
 type disabled struct{ orgID, endpointID, url string }
 
-func (s *Service) record(ctx context.Context, batch []outcome) error {
+// record writes a batch of outcomes: one UPDATE for the deliveries (rows no
+// longer pending or failed — deleted, or moved by a replay meanwhile — are
+// left alone), one for the endpoints whose attempts all succeeded, and the
+// failure bookkeeping, outcome by outcome, for endpoints with a failure. It
+// returns the endpoints the batch disabled.
+func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]disabled, error) {
 	// One lock order (by id) for every writer of delivery rows in batches.
 	slices.SortFunc(batch, func(a, b outcome) int { return strings.Compare(a.d.id, b.d.id) })
-	var off []disabled
-	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		off = off[:0]
-		for _, o := range batch {
-			at := store.Micros(o.at)
-			attempts := o.d.attempts + 1
-			status, next := StatusSucceeded, int64(0)
-			if !o.ok {
-				status = StatusFailed
-				if attempts >= MaxAttempts {
-					status = StatusDead
-				} else {
-					next = store.Micros(o.at.Add(Backoff(attempts, rand.Float64())))
-				}
-			}
-			res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3,
-				leased_until = 0, last_attempt_at = $4, last_status_code = $5, last_error = $6, updated_at = $4
-				WHERE id = $7 AND status IN ('pending', 'failed')`,
-				status, attempts, next, at, o.code, o.errMsg, o.d.id)
-			if err != nil {
-				return fmt.Errorf("record outcome: %w", err)
-			}
-			if n, _ := res.RowsAffected(); n == 0 {
-				continue // deleted, or moved meanwhile
-			}
-			d, err := s.endpointOutcome(ctx, tx, o)
-			if err != nil {
-				return err
-			}
-			if d != nil {
-				off = append(off, *d)
+	var q strings.Builder
+	q.WriteString(`UPDATE webhook_deliveries SET status = v.column2, attempts = v.column3, next_attempt_at = v.column4,
+		leased_until = 0, last_attempt_at = v.column5, last_status_code = v.column6, last_error = v.column7, updated_at = v.column5
+		FROM (VALUES `)
+	// Only the delivery id and an error text are bound; numbers and
+	// statuses (our own constants) are written into the statement, since
+	// binding costs grow with the square of the number of parameters on
+	// SQLite. The casts type the columns for PostgreSQL.
+	args := make([]any, 0, len(batch))
+	for i, o := range batch {
+		attempts := o.d.attempts + 1
+		status, next := StatusSucceeded, int64(0)
+		if !o.ok {
+			status = StatusFailed
+			if attempts >= MaxAttempts {
+				status = StatusDead
+			} else {
+				next = store.Micros(o.at.Add(Backoff(attempts, rand.Float64())))
 			}
 		}
-		return nil
-	})
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		args = append(args, o.d.id)
+		errText := "''"
+		if o.errMsg != "" {
+			args = append(args, o.errMsg)
+			errText = "$" + strconv.Itoa(len(args))
+		}
+		fmt.Fprintf(&q, "($%d, '%s', CAST(%d AS INTEGER), CAST(%d AS BIGINT), CAST(%d AS BIGINT), CAST(%d AS INTEGER), CAST(%s AS TEXT))",
+			len(args)-min(1, len(o.errMsg)), status, attempts, next, store.Micros(o.at), o.code, errText)
+	}
+	q.WriteString(`) AS v WHERE webhook_deliveries.id = v.column1 AND webhook_deliveries.status IN ('pending', 'failed')
+		RETURNING webhook_deliveries.id`)
+	rows, err := tx.QueryContext(ctx, q.String(), args...)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("record outcomes: %w", err)
 	}
-	for _, d := range off {
-		s.notifyDisabled(ctx, d)
+	updated := make(map[string]bool, len(batch))
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		updated[id] = true
 	}
-	return nil
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("record outcomes: %w", err)
+	}
+	// Endpoints with a failed attempt in the batch keep the sequential
+	// bookkeeping (count, auto-disable); the others only need their count
+	// reset, which one statement does for all of them.
+	failing := map[string]bool{}
+	for _, o := range batch {
+		if updated[o.d.id] && !o.ok {
+			failing[o.d.endpoint.ID] = true
+		}
+	}
+	var succeeded []string
+	for _, o := range batch {
+		if updated[o.d.id] && !failing[o.d.endpoint.ID] && !slices.Contains(succeeded, o.d.endpoint.ID) {
+			succeeded = append(succeeded, o.d.endpoint.ID)
+		}
+	}
+	slices.Sort(succeeded)
+	if len(succeeded) > 0 {
+		_, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET failing_since = 0, failed_attempts = 0
+			WHERE id IN (`+inList(1, len(succeeded))+`) AND (failing_since <> 0 OR failed_attempts <> 0)`, anySlice(succeeded)...)
+		if err != nil {
+			return nil, fmt.Errorf("reset endpoint failures: %w", err)
+		}
+	}
+	var off []disabled
+	for _, o := range batch {
+		if !updated[o.d.id] || !failing[o.d.endpoint.ID] {
+			continue
+		}
+		d, err := s.endpointOutcome(ctx, tx, o)
+		if err != nil {
+			return nil, err
+		}
+		if d != nil {
+			off = append(off, *d)
+		}
+	}
+	return off, nil
 }
 
 // endpointOutcome keeps the endpoint's failure count: a success resets it; a

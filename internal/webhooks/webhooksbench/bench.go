@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -168,10 +169,17 @@ func Run(w io.Writer, d time.Duration) error {
 	})
 
 	time.Sleep(d / 4) // warm up
+	stopProfile, err := startProfile(os.Getenv("WEBHOOKSBENCH_CPUPROFILE"))
+	if err != nil {
+		stopRun()
+		wg.Wait()
+		return err
+	}
 	start, startCount := time.Now(), rc.count.Load()
 	rc.measure.Store(true)
 	time.Sleep(d)
 	rc.measure.Store(false)
+	stopProfile()
 	delivered := rc.count.Load() - startCount
 	elapsed := time.Since(start)
 	stopRun()
@@ -204,6 +212,26 @@ func Run(w io.Writer, d time.Duration) error {
 	fmt.Fprintf(w, "bare Go client POST rate (same receiver, %d in flight): %.0f/s\n", InFlight, bare)
 	fmt.Fprintf(w, "ratio: %.2fx (goal >= 0.25x); deliveries recorded succeeded: %d\n", rate/bare, succeeded)
 	return nil
+}
+
+// startProfile writes a CPU profile of the measured delivery phase only
+// (not the bare run) to path, when path is set.
+func startProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // bareRate is the POST rate of a plain Go client (pre-signed body, same
