@@ -11,25 +11,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// buildBinary compiles agentsvc once for the CLI tests.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "agentsvc")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	return bin
-}
+	"github.com/agentsvc/agentsvc/internal/apptest"
+)
 
 func TestCLI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildBinary(t)
+	bin := apptest.BuildBinary(t)
 	data := t.TempDir()
 	run := func(args ...string) []byte {
 		t.Helper()

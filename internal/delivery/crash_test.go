@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/mail"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/app"
+	"github.com/agentsvc/agentsvc/internal/apptest"
 	"github.com/agentsvc/agentsvc/internal/delivery/deliverytest"
 	"github.com/agentsvc/agentsvc/internal/smtpserver"
 )
@@ -28,16 +28,6 @@ import (
 // delivered state (one batched transaction, milliseconds); the margin covers
 // a loaded machine.
 const dupWindow = time.Second
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // startAgentsvc runs the binary in dev mode with direct (MX) delivery to
 // the sink and waits until it answers.
@@ -100,11 +90,7 @@ func TestCrashWithQueuedMail(t *testing.T) {
 		t.Skip("builds and runs the agentsvc binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "agentsvc")
-	build := exec.Command("go", "build", "-o", bin, "../../cmd/agentsvc")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := apptest.BuildBinary(t)
 
 	sink := deliverytest.StartSink(t)
 	sink.SetDelay(150 * time.Millisecond) // a slow receiver: the queue fills up
@@ -120,7 +106,7 @@ func TestCrashWithQueuedMail(t *testing.T) {
 	zone.A("mx.crash.test", "127.0.0.1")
 	dnsAddr := deliverytest.StartDNS(t, zone)
 
-	httpAddr := freeAddr(t)
+	httpAddr := apptest.FreeAddr(t)
 	srv := startAgentsvc(t, bin, dir, httpAddr, dnsAddr, sink.Port())
 	raw, err := os.ReadFile(app.DevCredentialsFile(filepath.Join(dir, "data")))
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,17 +17,8 @@ import (
 
 	"github.com/agentsvc/agentsvc/client/webhook"
 	"github.com/agentsvc/agentsvc/internal/app"
+	"github.com/agentsvc/agentsvc/internal/apptest"
 )
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // startBinary runs `agentsvc server --dev` on dir and waits until it answers.
 func startBinary(t *testing.T, bin, dir, httpAddr string) *exec.Cmd {
@@ -39,7 +29,7 @@ func startBinary(t *testing.T, bin, dir, httpAddr string) *exec.Cmd {
 	}
 	t.Cleanup(func() { logf.Close() })
 	cmd := exec.Command(bin, "server", "--dev", "--data-dir", filepath.Join(dir, "data"), "--http-addr", httpAddr,
-		"--smtp-addr", freeAddr(t), "--admin-addr", "", "--dns-server", "127.0.0.1:9", "--log-level", "warn",
+		"--smtp-addr", apptest.FreeAddr(t), "--admin-addr", "", "--dns-server", "127.0.0.1:9", "--log-level", "warn",
 		"--webhook-attempt-timeout", "1s")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
@@ -88,13 +78,8 @@ func TestCrashWithDeliveriesInFlight(t *testing.T) {
 		t.Skip("builds and runs the agentsvc binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "agentsvc")
-	build := exec.Command("go", "build", "-o", bin, "../../cmd/agentsvc")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	httpAddr := freeAddr(t)
+	bin := apptest.BuildBinary(t)
+	httpAddr := apptest.FreeAddr(t)
 	srv := startBinary(t, bin, dir, httpAddr)
 	raw, err := os.ReadFile(app.DevCredentialsFile(filepath.Join(dir, "data")))
 	if err != nil {

@@ -16,19 +16,10 @@ import (
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/app"
+	"github.com/agentsvc/agentsvc/internal/apptest"
 )
 
 // freeAddr returns a loopback address with a port free right now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 type server struct {
 	cmd              *exec.Cmd
 	httpAddr, smtpAd string
@@ -104,12 +95,8 @@ func TestCrashDuringIngest(t *testing.T) {
 		t.Skip("builds and runs the agentsvc binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "agentsvc")
-	build := exec.Command("go", "build", "-o", bin, "../../../cmd/agentsvc")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	httpAddr, smtpAddr := freeAddr(t), freeAddr(t)
+	bin := apptest.BuildBinary(t)
+	httpAddr, smtpAddr := apptest.FreeAddr(t), apptest.FreeAddr(t)
 	srv := startServer(t, bin, dir, httpAddr, smtpAddr)
 	raw, err := os.ReadFile(app.DevCredentialsFile(filepath.Join(dir, "data")))
 	if err != nil {
