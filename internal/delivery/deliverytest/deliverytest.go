@@ -11,139 +11,26 @@ import (
 	"io"
 	"log"
 	"net"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
-	"github.com/miekg/dns"
 
+	"github.com/agentsvc/agentsvc/internal/dnstest"
 	"github.com/agentsvc/agentsvc/internal/smtpserver"
 )
 
-// Zone is a set of DNS records served by StartDNS.
-type Zone struct {
-	mu      sync.Mutex
-	records map[string][]dns.RR
-}
+// Zone is a set of DNS records served by StartDNS (dnstest's zone).
+type Zone = dnstest.Zone
 
 // NewZone returns an empty zone.
-func NewZone() *Zone { return &Zone{records: map[string][]dns.RR{}} }
+func NewZone() *Zone { return dnstest.NewZone() }
 
-func hdr(name string, typ uint16) dns.RR_Header {
-	return dns.RR_Header{Name: dns.Fqdn(strings.ToLower(name)), Rrtype: typ, Class: dns.ClassINET, Ttl: 60}
-}
-
-func (z *Zone) add(rr dns.RR) {
-	z.mu.Lock()
-	defer z.mu.Unlock()
-	n := rr.Header().Name
-	z.records[n] = append(z.records[n], rr)
-}
-
-// TXT adds a TXT record, split into 255-byte strings.
-func (z *Zone) TXT(name, value string) {
-	var parts []string
-	for len(value) > 255 {
-		parts = append(parts, value[:255])
-		value = value[255:]
-	}
-	z.add(&dns.TXT{Hdr: hdr(name, dns.TypeTXT), Txt: append(parts, value)})
-}
-
-// ReplaceTXT sets the only TXT record of name.
-func (z *Zone) ReplaceTXT(name, value string) {
-	z.mu.Lock()
-	n := dns.Fqdn(strings.ToLower(name))
-	var keep []dns.RR
-	for _, rr := range z.records[n] {
-		if rr.Header().Rrtype != dns.TypeTXT {
-			keep = append(keep, rr)
-		}
-	}
-	z.records[n] = keep
-	z.mu.Unlock()
-	z.TXT(name, value)
-}
-
-// MX adds an MX record.
-func (z *Zone) MX(name string, pref uint16, host string) {
-	z.add(&dns.MX{Hdr: hdr(name, dns.TypeMX), Preference: pref, Mx: dns.Fqdn(host)})
-}
-
-// A adds an A record.
-func (z *Zone) A(name, ip string) {
-	z.add(&dns.A{Hdr: hdr(name, dns.TypeA), A: net.ParseIP(ip).To4()})
-}
-
-// ServeDNS answers from the zone, authoritatively; unknown names are NXDOMAIN.
-func (z *Zone) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
-	m := new(dns.Msg)
-	if len(req.Question) != 1 {
-		m.SetRcode(req, dns.RcodeFormatError)
-		_ = w.WriteMsg(m)
-		return
-	}
-	q := req.Question[0]
-	z.mu.Lock()
-	rrs, ok := z.records[strings.ToLower(q.Name)]
-	z.mu.Unlock()
-	m.SetReply(req)
-	m.Authoritative, m.RecursionAvailable = true, true
-	if !ok {
-		m.Rcode = dns.RcodeNameError
-	}
-	for _, rr := range rrs {
-		if rr.Header().Rrtype == q.Qtype {
-			m.Answer = append(m.Answer, rr)
-		}
-	}
-	if _, udp := w.RemoteAddr().(*net.UDPAddr); udp {
-		size := dns.MinMsgSize
-		if opt := req.IsEdns0(); opt != nil {
-			size = int(opt.UDPSize())
-		}
-		m.Truncate(size)
-	}
-	_ = w.WriteMsg(m)
-}
-
-// StartDNS serves z on 127.0.0.1 over UDP and TCP (same port) until the
-// test ends and returns "host:port".
-func StartDNS(t testing.TB, z *Zone) string {
-	t.Helper()
-	var (
-		pc net.PacketConn
-		ln net.Listener
-	)
-	for attempt := 0; ; attempt++ {
-		var err error
-		if pc, err = net.ListenPacket("udp", "127.0.0.1:0"); err != nil {
-			t.Fatalf("listen udp: %v", err)
-		}
-		if ln, err = net.Listen("tcp", pc.LocalAddr().String()); err == nil {
-			break
-		}
-		pc.Close()
-		if attempt == 10 {
-			t.Fatalf("listen tcp: %v", err)
-		}
-	}
-	for _, s := range []*dns.Server{{PacketConn: pc, Handler: z}, {Listener: ln, Handler: z}} {
-		started := make(chan struct{})
-		s.NotifyStartedFunc = func() { close(started) }
-		go func() { _ = s.ActivateAndServe() }()
-		select {
-		case <-started:
-		case <-time.After(5 * time.Second):
-			t.Fatal("dns server did not start")
-		}
-		t.Cleanup(func() { _ = s.Shutdown() })
-	}
-	return pc.LocalAddr().String()
-}
+// StartDNS serves z on 127.0.0.1 over UDP and TCP until the test ends and
+// returns "host:port".
+func StartDNS(t testing.TB, z *Zone) string { return dnstest.Start(t, z) }
 
 // Received is a message the sink accepted.
 type Received struct {

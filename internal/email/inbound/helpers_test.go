@@ -1,18 +1,13 @@
 package inbound_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/smtp"
 	"net/textproto"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/miekg/dns"
 
 	"github.com/agentsvc/agentsvc/internal/apptest"
 )
@@ -106,46 +101,4 @@ func waitStored(t *testing.T, env *apptest.Env, a apptest.Agent, n int) []any {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// dnsZone is a tiny authoritative DNS server for test domains on loopback.
-type dnsZone struct {
-	mu  sync.Mutex
-	txt map[string][]string
-}
-
-func (z *dnsZone) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
-	m := new(dns.Msg)
-	m.SetReply(req)
-	m.Authoritative = true
-	z.mu.Lock()
-	defer z.mu.Unlock()
-	for _, q := range req.Question {
-		name := strings.ToLower(q.Name)
-		if q.Qtype == dns.TypeTXT {
-			for _, v := range z.txt[name] {
-				m.Answer = append(m.Answer, &dns.TXT{Hdr: dns.RR_Header{Name: q.Name, Rrtype: dns.TypeTXT, Class: dns.ClassINET, Ttl: 60}, Txt: []string{v}})
-			}
-		}
-		if len(m.Answer) == 0 {
-			m.Rcode = dns.RcodeNameError
-		}
-	}
-	_ = w.WriteMsg(m)
-}
-
-// startDNS serves z on a loopback UDP port and returns its address.
-func startDNS(t *testing.T, z *dnsZone) string {
-	t.Helper()
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &dns.Server{PacketConn: pc, Handler: z}
-	started := make(chan struct{})
-	srv.NotifyStartedFunc = func() { close(started) }
-	go func() { _ = srv.ActivateAndServe() }()
-	<-started
-	t.Cleanup(func() { _ = srv.ShutdownContext(context.Background()) })
-	return pc.LocalAddr().String()
 }

@@ -9,19 +9,19 @@ import (
 	"github.com/agentsvc/agentsvc/internal/app"
 	"github.com/agentsvc/agentsvc/internal/apptest"
 	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/dnstest"
 )
 
 // TestSenderAuthentication runs the server against a real DNS server on
 // loopback: SPF passes for a domain that authorizes 127.0.0.1, fails for one
 // that does not, and the failure reaches screening (spf_fail, dmarc_fail).
 func TestSenderAuthentication(t *testing.T) {
-	zone := &dnsZone{txt: map[string][]string{
-		"good.example.":        {"v=spf1 ip4:127.0.0.1 -all"},
-		"_dmarc.good.example.": {"v=DMARC1; p=reject"},
-		"bad.example.":         {"v=spf1 ip4:192.0.2.1 -all"},
-		"_dmarc.bad.example.":  {"v=DMARC1; p=reject"},
-	}}
-	addr := startDNS(t, zone)
+	zone := dnstest.NewZone()
+	zone.TXT("good.example", "v=spf1 ip4:127.0.0.1 -all")
+	zone.TXT("_dmarc.good.example", "v=DMARC1; p=reject")
+	zone.TXT("bad.example", "v=spf1 ip4:192.0.2.1 -all")
+	zone.TXT("_dmarc.bad.example", "v=DMARC1; p=reject")
+	addr := dnstest.Start(t, zone)
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		a := env.NewAgent("authn", auth.EmailRead)
 		for _, c := range []struct {

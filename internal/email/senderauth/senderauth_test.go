@@ -17,6 +17,8 @@ import (
 
 	"github.com/emersion/go-msgauth/authres"
 	"github.com/emersion/go-msgauth/dkim"
+
+	"github.com/agentsvc/agentsvc/internal/dnstest"
 )
 
 // fixture is a DNS world of test domains served by a real DNS server, and
@@ -24,12 +26,12 @@ import (
 type fixture struct {
 	checker *Checker
 	keys    map[string]crypto.Signer // by signing domain
-	zone    *testZone
+	zone    *dnstest.Zone
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	z := newTestZone()
+	z := dnstest.NewZone()
 	f := &fixture{zone: z, keys: map[string]crypto.Signer{}}
 
 	// good.test: SPF by address and by MX; DMARC reject, quarantine for
@@ -68,7 +70,7 @@ func newFixture(t *testing.T) *fixture {
 	z.Drop("slow.test")
 	f.keys["nokey.test"] = f.keys["good.test"] // signs, but no key is published
 
-	addr := startDNS(t, z)
+	addr := dnstest.Start(t, z)
 	f.checker = &Checker{
 		Resolver:      NewResolver(addr),
 		AuthServID:    "mx.agentsvc.test",

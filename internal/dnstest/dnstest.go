@@ -1,4 +1,7 @@
-package senderauth
+// Package dnstest runs a real authoritative DNS server (miekg/dns) on
+// loopback for tests of code that resolves names: SPF, DKIM and DMARC
+// checks, MX lookups, domain verification.
+package dnstest
 
 import (
 	"net"
@@ -10,24 +13,26 @@ import (
 	"github.com/miekg/dns"
 )
 
-// testZone is the data of a real DNS server run on loopback for a test. The
-// resolver under test talks to it over UDP and TCP like to any name server.
-type testZone struct {
+// Zone is the data of a real, authoritative DNS server run on loopback for a
+// test: the resolver under test talks to it over UDP and TCP like to any name
+// server. Unknown names are NXDOMAIN.
+type Zone struct {
 	mu       sync.Mutex
 	records  map[string][]dns.RR // by lowercase FQDN
 	servfail map[string]bool     // answer SERVFAIL for these names and below: a temporary error
 	drop     map[string]bool     // never answer these names and below: the client times out
 }
 
-func newTestZone() *testZone {
-	return &testZone{records: map[string][]dns.RR{}, servfail: map[string]bool{}, drop: map[string]bool{}}
+// NewZone returns an empty zone.
+func NewZone() *Zone {
+	return &Zone{records: map[string][]dns.RR{}, servfail: map[string]bool{}, drop: map[string]bool{}}
 }
 
 func hdr(name string, typ uint16) dns.RR_Header {
 	return dns.RR_Header{Name: dns.Fqdn(strings.ToLower(name)), Rrtype: typ, Class: dns.ClassINET, Ttl: 60}
 }
 
-func (z *testZone) add(rr dns.RR) {
+func (z *Zone) add(rr dns.RR) {
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	name := rr.Header().Name
@@ -36,7 +41,7 @@ func (z *testZone) add(rr dns.RR) {
 
 // TXT publishes one TXT record; values longer than 255 bytes are split into
 // several strings of the same record, as zone files do.
-func (z *testZone) TXT(name, value string) {
+func (z *Zone) TXT(name, value string) {
 	var parts []string
 	for len(value) > 255 {
 		parts = append(parts, value[:255])
@@ -46,27 +51,32 @@ func (z *testZone) TXT(name, value string) {
 	z.add(&dns.TXT{Hdr: hdr(name, dns.TypeTXT), Txt: parts})
 }
 
-func (z *testZone) MX(name string, pref uint16, host string) {
+// MX adds an MX record.
+func (z *Zone) MX(name string, pref uint16, host string) {
 	z.add(&dns.MX{Hdr: hdr(name, dns.TypeMX), Preference: pref, Mx: dns.Fqdn(host)})
 }
 
-func (z *testZone) A(name, ip string) {
+// A adds an A record.
+func (z *Zone) A(name, ip string) {
 	z.add(&dns.A{Hdr: hdr(name, dns.TypeA), A: net.ParseIP(ip).To4()})
 }
 
-func (z *testZone) ServFail(name string) {
+// ServFail makes the zone answer SERVFAIL for name and below (a temporary error).
+func (z *Zone) ServFail(name string) {
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	z.servfail[dns.Fqdn(strings.ToLower(name))] = true
 }
 
-func (z *testZone) Drop(name string) {
+// Drop makes the zone never answer name and below (the client times out).
+func (z *Zone) Drop(name string) {
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	z.drop[dns.Fqdn(strings.ToLower(name))] = true
 }
 
-func (z *testZone) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
+// ServeDNS answers a query from the zone.
+func (z *Zone) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	if len(req.Question) != 1 {
 		m := new(dns.Msg)
 		m.SetRcode(req, dns.RcodeFormatError)
@@ -120,9 +130,9 @@ func inZone(set map[string]bool, name string) bool {
 	return false
 }
 
-// startDNS serves z on 127.0.0.1, UDP and TCP on the same port, until the
+// Start serves z on 127.0.0.1, UDP and TCP on the same port, until the
 // test ends, and returns the address.
-func startDNS(t *testing.T, z *testZone) string {
+func Start(t testing.TB, z *Zone) string {
 	t.Helper()
 	var pc net.PacketConn
 	var ln net.Listener
@@ -157,4 +167,19 @@ func startDNS(t *testing.T, z *testZone) string {
 		t.Cleanup(func() { _ = s.Shutdown() })
 	}
 	return pc.LocalAddr().String()
+}
+
+// ReplaceTXT sets the only TXT record of name.
+func (z *Zone) ReplaceTXT(name, value string) {
+	z.mu.Lock()
+	n := dns.Fqdn(strings.ToLower(name))
+	var keep []dns.RR
+	for _, rr := range z.records[n] {
+		if rr.Header().Rrtype != dns.TypeTXT {
+			keep = append(keep, rr)
+		}
+	}
+	z.records[n] = keep
+	z.mu.Unlock()
+	z.TXT(name, value)
 }
