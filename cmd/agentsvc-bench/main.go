@@ -53,19 +53,25 @@ func main() {
 		stopProfile()
 	case "smtp":
 		_ = fs.Parse(os.Args[2:])
+		stopProfile := profile()
 		err = inboundbench.RunIngest(os.Stdout, *d)
+		stopProfile()
 	case "arrival":
 		_ = fs.Parse(os.Args[2:])
 		err = inboundbench.RunArrivalToEvent(os.Stdout, *rate, *d)
 	case "longpoll":
 		_ = fs.Parse(os.Args[2:])
+		stopProfile := profile()
 		err = inboundbench.RunLongPolls(os.Stdout, *n)
+		stopProfile()
 	case "send":
 		_ = fs.Parse(os.Args[2:])
 		err = deliverybench.Run(os.Stdout, *d)
 	case "webhooks":
 		_ = fs.Parse(os.Args[2:])
+		stopProfile := profile()
 		err = webhooksbench.Run(os.Stdout, *d)
+		stopProfile()
 	case "machines":
 		fs.Lookup("n").DefValue = "20"
 		_ = fs.Set("n", "20")
