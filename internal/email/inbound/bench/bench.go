@@ -26,6 +26,7 @@ import (
 	"net/http"
 	"net/smtp"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -478,6 +479,9 @@ func RunLongPolls(w io.Writer, n int) error {
 	registered := e.app.Mailbox.Waiting()
 	regTime := time.Since(ready)
 	mem := readServerMemory()
+	// AGENTSVC_BENCH_WAKE_CPUPROFILE profiles the server from the message
+	// to the last answer only (the registration of the polls is left out).
+	stopProfile := startProfile(os.Getenv("AGENTSVC_BENCH_WAKE_CPUPROFILE"))
 	cl, err := smtp.Dial(e.app.SMTPAddr())
 	if err != nil {
 		return err
@@ -488,14 +492,33 @@ func RunLongPolls(w io.Writer, n int) error {
 		return err
 	}
 	res, err := wait()
+	stopProfile()
 	if err != nil {
 		return err
 	}
 	all := res.last.Sub(at)
 	fmt.Fprintf(w, "%d concurrent event long-polls on one node (%s), clients in a separate process over loopback TCP: %d registered in %s, %d answered (%d with the event), %d failed\n",
 		n, e.app.DB.Dialect(), registered, regTime.Round(time.Millisecond), res.answered, res.withEvent, res.failed)
-	fmt.Fprintf(w, "  250 -> last long-poll answered: %s (goal <= 1s)\n", all.Round(time.Millisecond))
+	fmt.Fprintf(w, "  250 -> last long-poll answered: %s (goal <= 1s); first answered after %s, half after %s\n", all.Round(time.Millisecond),
+		res.first.Sub(at).Round(time.Millisecond), res.median.Sub(at).Round(time.Millisecond))
 	fmt.Fprintf(w, "  server process while all waited: RSS %d MB, Go runtime from the OS %d MB (heap in use %d MB, goroutine stacks %d MB, %d goroutines); idle before: RSS %d MB, from the OS %d MB (goal <= 500 MB)\n",
 		mem.rss, mem.sys, mem.heap, mem.stacks, mem.goroutines, before.rss, before.sys)
 	return nil
+}
+
+// startProfile writes a CPU profile to path until the returned function is
+// called; with an empty path it does nothing.
+func startProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return func() {}
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,7 +60,9 @@ func pollClients(spec string, out io.Writer) error {
 		DialContext: (&net.Dialer{Timeout: 30 * time.Second}).DialContext}
 	client := &http.Client{Transport: tr, Timeout: 90 * time.Second}
 	var wg sync.WaitGroup
-	var answered, withEvent, failed, last atomic.Int64
+	var answered, withEvent, failed atomic.Int64
+	var mu sync.Mutex
+	times := make([]int64, 0, n)
 	// Dial in bounded bursts: ten thousand simultaneous SYNs overflow the
 	// listen backlog and turn into retransmits seconds later.
 	sem := make(chan struct{}, 256)
@@ -88,17 +91,26 @@ func pollClients(spec string, out io.Writer) error {
 			if len(p.Data) > 0 {
 				withEvent.Add(1)
 			}
-			last.Store(time.Now().UnixNano())
+			now := time.Now().UnixNano()
+			mu.Lock()
+			times = append(times, now)
+			mu.Unlock()
 		})
 	}
 	wg.Wait()
-	fmt.Fprintf(out, "result %d %d %d %d\n", answered.Load(), withEvent.Load(), failed.Load(), last.Load())
+	slices.Sort(times)
+	var first, median, last int64
+	if len(times) > 0 {
+		first, median, last = times[0], times[len(times)/2], times[len(times)-1]
+	}
+	fmt.Fprintf(out, "result %d %d %d %d %d %d\n", answered.Load(), withEvent.Load(), failed.Load(), first, median, last)
 	return nil
 }
 
 type pollResult struct {
 	answered, withEvent, failed int
-	last                        time.Time
+	// first, median and last are when answers were read in full.
+	first, median, last time.Time
 }
 
 // startPollClients re-executes this binary as the client process.
@@ -120,9 +132,9 @@ func startPollClients(ctx context.Context, url, token string, n int) (wait func(
 		var r pollResult
 		sc := bufio.NewScanner(&stdout)
 		for sc.Scan() {
-			var last int64
-			if _, serr := fmt.Sscanf(sc.Text(), "result %d %d %d %d", &r.answered, &r.withEvent, &r.failed, &last); serr == nil {
-				r.last = time.Unix(0, last)
+			var first, median, last int64
+			if _, serr := fmt.Sscanf(sc.Text(), "result %d %d %d %d %d %d", &r.answered, &r.withEvent, &r.failed, &first, &median, &last); serr == nil {
+				r.first, r.median, r.last = time.Unix(0, first), time.Unix(0, median), time.Unix(0, last)
 				return r, nil
 			}
 		}
