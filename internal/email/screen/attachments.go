@@ -110,6 +110,9 @@ func linkFindings(links []link) []Finding {
 			continue
 		}
 		text := strings.TrimSpace(l.text)
+		if !strings.Contains(text, ".") {
+			continue // no domain without a dot; most link texts are words
+		}
 		m := domainInText.FindStringSubmatch(text)
 		if m == nil || strings.Contains(text, "@") {
 			continue

@@ -26,7 +26,7 @@ func (r *injectionRules) decodePayloads(text string) []string {
 			out = append(out, s)
 		}
 	}
-	for _, m := range r.runs(text, isBase64Byte, 16, r.base64Run) {
+	for _, m := range r.runs(text, &base64Bytes, 16, r.base64Run) {
 		compact := strings.Join(strings.Fields(m), "")
 		if len(compact) < 24 {
 			continue
@@ -38,7 +38,7 @@ func (r *injectionRules) decodePayloads(text string) []string {
 			}
 		}
 	}
-	for _, m := range r.runs(text, isHexByte, 32, r.hexRun) {
+	for _, m := range r.runs(text, &hexBytes, 32, r.hexRun) {
 		compact := strings.NewReplacer(" ", "", ":", "").Replace(m)
 		if b, err := hex.DecodeString(compact); err == nil {
 			keep(string(b))
@@ -61,27 +61,31 @@ func (r *injectionRules) decodePayloads(text string) []string {
 	if t := tagText(text); t != "" {
 		keep(t)
 	}
-	if r.rotHint.MatchString(strings.ToLower(text)) {
+	if r.rotHint.anyFold(text) {
 		out = append(out, rot13(text))
 	}
 	return out
 }
 
-func isBase64Byte(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
-}
+// base64Bytes and hexBytes are the alphabets that runs looks for, as
+// tables: runs tests every byte of every message.
+var base64Bytes, hexBytes = byteTable("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="),
+	byteTable("0123456789abcdefABCDEF")
 
-func isHexByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+func byteTable(alphabet string) (t [256]bool) {
+	for i := 0; i < len(alphabet); i++ {
+		t[alphabet[i]] = true
+	}
+	return t
 }
 
 // runs returns the matches of re, but only runs the regular expression
 // when a byte loop has found a long enough run of the alphabet: almost no
 // mail carries encoded blobs, and the loop is far cheaper than the regexp.
-func (r *injectionRules) runs(text string, in func(byte) bool, minRun int, re *regexp.Regexp) []string {
+func (r *injectionRules) runs(text string, in *[256]bool, minRun int, re *regexp.Regexp) []string {
 	n := 0
 	for i := 0; i < len(text); i++ {
-		if !in(text[i]) {
+		if !in[text[i]] {
 			n = 0
 			continue
 		}

@@ -83,9 +83,8 @@ type pattern struct {
 	// need lists literals one of which every match contains (nil: none
 	// known); see prefilter.go.
 	need []string
-	// needASCII is the ASCII part of need: all that can occur in ASCII
-	// text, which most mail is.
-	needASCII []string
+	// needIDs are need's ids in the rules' literal index.
+	needIDs []int32
 }
 
 // injectionRules holds every compiled pattern; built once per Detector.
@@ -101,14 +100,16 @@ type injectionRules struct {
 	hexRun     *regexp.Regexp
 	urlEnc     *regexp.Regexp
 	uniEsc     *regexp.Regexp
-	rotHint    filteredRe
+	rotHint    *litIndex
 	negation   *regexp.Regexp
 	// gates lists, per signal, words at least one of which every pattern
 	// of that signal needs. Checking them with strings.Contains first
 	// keeps screening fast: most paragraphs skip most patterns.
 	gates [numSignals][]string
-	// gatesASCII are the ASCII words of gates, for ASCII paragraphs.
-	gatesASCII [numSignals][]string
+	// index finds the gate and prefilter literals of a text in one pass;
+	// gateIDs are gates as ids of it (nil: the signal is not gated).
+	index   *litIndex
+	gateIDs [numSignals][]int32
 	// handGated is the number of patterns whose gates were written by hand.
 	handGated int
 }
@@ -135,7 +136,7 @@ func newInjectionRules() *injectionRules {
 		hexRun:    regexp.MustCompile(`(?i)\b(?:[0-9a-f]{2}[ :]?){16,}\b`),
 		urlEnc:    regexp.MustCompile(`(?:%[0-9A-Fa-f]{2}[^\s%]{0,3}){6,}`),
 		uniEsc:    regexp.MustCompile(`(?i)(?:\\u[0-9a-f]{4}[^\\\s]{0,2}){4,}`),
-		rotHint:   mustFiltered(`rot-? ?13|caesar|cipher|decode|decrypt`),
+		rotHint:   newLitIndex([]string{"rot13", "rot 13", "rot-13", "rot- 13", "caesar", "cipher", "decode", "decrypt"}),
 		// Negations in the languages of multilingual.go; words are
 		// letters of any script (\w is ASCII-only). CJK has no spaces.
 		negation: regexp.MustCompile(`(?:(?:\bnever|\bnot|n't|\bno need to|\bnunca|\bjamais|\bnie|\bnicht|\bniemals|\bnão|\bnao|\bniet|\bnooit|\bnigdy|\basla|(?:^|[^\pL])(?:не|никогда|ne|mai))[^\pL\pN]+(?:[\pL\pN_'-]+[^\pL\pN]+){0,3}|(?:不要|请勿|切勿|請勿|不得|禁止|绝不|絕不|決して|絶対に).{0,6})$`),
@@ -278,6 +279,7 @@ func newInjectionRules() *injectionRules {
 		sigDecodeRun: {"decod", "decrypt", "rot", "base", "reverse", "unscramble"},
 	}
 	r.coverGates(r.handGated)
+	r.buildIndex()
 	return r
 }
 
@@ -312,44 +314,13 @@ func (r *injectionRules) coverGates(from int) {
 			r.gates[s] = nil
 		}
 	}
-	for s, g := range r.gates {
-		if g != nil {
-			r.gatesASCII[s] = asciiOnly(g)
-		}
-	}
-	for i := range r.patterns {
-		if r.patterns[i].need != nil {
-			r.patterns[i].needASCII = asciiOnly(r.patterns[i].need)
-		}
-	}
 }
 
-// asciiOnly returns the ASCII strings of list, never nil.
-func asciiOnly(list []string) []string {
-	out := []string{}
-	for _, w := range list {
-		if isASCII(w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// gated reports whether p contains a word every pattern of sig needs.
-func (r *injectionRules) gated(sig signal, p string) bool {
-	g := r.gates[sig]
-	if g == nil {
-		return true
-	}
-	if isASCII(p) {
-		g = r.gatesASCII[sig]
-	}
-	for _, w := range g {
-		if strings.Contains(p, w) {
-			return true
-		}
-	}
-	return false
+// gated reports whether a text with the literals seen contains a word every
+// pattern of sig needs.
+func (r *injectionRules) gated(sig signal, seen litSet) bool {
+	g := r.gateIDs[sig]
+	return g == nil || seen.any(g)
 }
 
 // zone says where a piece of text was found; hidden zones are read by a
@@ -551,14 +522,19 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 	// Reported speech is removed before matching order-like signals.
 	unq := r.quoted.ReplaceAllString(flat, "")
 	var gate [numSignals]uint8 // 0 unknown, 1 open, 2 closed
-	ascii := isASCII(p)
+	// One pass over each text finds every prefilter literal in it.
+	seenP := r.index.scan(p)
+	seenU := seenP
+	if unq != p {
+		seenU = r.index.scan(unq)
+	}
 	for _, pt := range r.patterns {
 		if set.has(pt.sig) && !pt.negatable {
 			continue
 		}
-		subject := unq
+		subject, seen := unq, seenU
 		if pt.sig == sigAddress || pt.sig == sigMarkup || pt.sig == sigMarkupWk {
-			subject = p // line-anchored patterns need the line breaks
+			subject, seen = p, seenP // line-anchored patterns need the line breaks
 		}
 		if set.has(pt.sig) {
 			continue
@@ -570,15 +546,11 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 		// Gate results are cached per signal: a signal has many patterns.
 		if gate[pt.sig] == 0 {
 			gate[pt.sig] = 2
-			if r.gated(pt.sig, unq) || r.gated(pt.sig, p) {
+			if r.gated(pt.sig, seenU) || r.gated(pt.sig, seenP) {
 				gate[pt.sig] = 1
 			}
 		}
-		need := pt.need
-		if ascii && need != nil {
-			need = pt.needASCII
-		}
-		if gate[pt.sig] == 2 || !mayMatch(need, subject) {
+		if gate[pt.sig] == 2 || (pt.needIDs != nil && !seen.any(pt.needIDs)) {
 			continue
 		}
 		if !pt.negatable {

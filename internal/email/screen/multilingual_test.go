@@ -144,7 +144,7 @@ func TestGatesCoverPatterns(t *testing.T) {
 			continue
 		}
 		for _, lit := range pt.need {
-			if !r.gated(pt.sig, lit) {
+			if !r.gated(pt.sig, r.index.scan(lit)) {
 				t.Errorf("pattern %q: literal %q is not covered by the gate of signal %d", pt.re, lit, pt.sig)
 			}
 		}
