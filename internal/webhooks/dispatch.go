@@ -174,12 +174,26 @@ type deliveryRow struct {
 // multi-row INSERT is parsed and planned once for all of them.
 const insertChunk = 50
 
-// insertDeliveries inserts the rows in multi-row INSERTs. A delivery that
-// already exists for the endpoint and event (a repeated fan-out) is left
-// as it is. Only texts are bound; numbers and statuses (our own constants)
-// are written into the statement, since binding costs grow with the square
-// of the number of parameters on SQLite.
+// insertDeliveries inserts the rows: on SQLite one prepared statement per
+// row, on PostgreSQL multi-row INSERTs (one round trip per chunk). A
+// delivery that already exists for the endpoint and event (a repeated
+// fan-out) is left as it is.
 func insertDeliveries(ctx context.Context, tx *store.Tx, orgID string, rows []deliveryRow, now int64) error {
+	if tx.Dialect() == store.SQLite {
+		// In process, one row per statement costs less than parsing a
+		// multi-row statement: the text never changes, so the store's
+		// prepared statement is reused and only binding and the insert
+		// itself remain.
+		for _, r := range rows {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (id, org_id, endpoint_id, event_id, event_seq, event_type,
+				payload, status, attempts, next_attempt_at, leased_until, last_attempt_at, last_status_code, last_error, created_at, updated_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, 0, 0, 0, '', $10, $10) ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+				ids.New("whd"), orgID, r.endpointID, r.eventID, r.seq, r.typ, string(r.body), r.status, r.due, now); err != nil {
+				return fmt.Errorf("insert delivery: %w", err)
+			}
+		}
+		return nil
+	}
 	const cols = 5
 	for len(rows) > 0 {
 		chunk := rows[:min(len(rows), insertChunk)]

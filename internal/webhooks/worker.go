@@ -339,8 +339,8 @@ func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []
 			}
 		}
 		if len(release) > 0 {
-			if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET leased_until = 0
-				WHERE id IN (`+inList(1, len(release))+`) AND status IN ('pending', 'failed')`, anySlice(release)...); err != nil {
+			if _, err := execForIDs(ctx, tx, `UPDATE webhook_deliveries SET leased_until = 0
+				WHERE `+idsMarker+` AND status IN ('pending', 'failed')`, nil, release); err != nil {
 				return fmt.Errorf("release deliveries: %w", err)
 			}
 		}
@@ -383,6 +383,47 @@ func inList(from, n int) string {
 	return b.String()
 }
 
+// idsMarker stands for "id IN (…)" in the queries of execForIDs.
+const idsMarker = "{ids}"
+
+// execForIDs runs query for ids, its idsMarker standing for the ids'
+// condition after the fixed arguments ($1…$len(fixed)). On PostgreSQL it is
+// one statement with "id IN (…)" (one round trip). On SQLite it runs once
+// per id with "id = $n": the text never changes, so the store's prepared
+// statement is reused, where a new IN list would be parsed (parsing costs
+// more than the update itself, and the database is in process). It returns
+// how many rows changed.
+func execForIDs(ctx context.Context, tx *store.Tx, query string, fixed []any, ids []string) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	n := len(fixed) + 1
+	if tx.Dialect() == store.SQLite {
+		q := strings.Replace(query, idsMarker, "id = $"+strconv.Itoa(n), 1)
+		args := append(slices.Clone(fixed), nil)
+		var total int64
+		for _, id := range ids {
+			args[n-1] = id
+			res, err := tx.ExecContext(ctx, q, args...)
+			if err != nil {
+				return total, err
+			}
+			c, err := res.RowsAffected()
+			if err != nil {
+				return total, err
+			}
+			total += c
+		}
+		return total, nil
+	}
+	res, err := tx.ExecContext(ctx, strings.Replace(query, idsMarker, "id IN ("+inList(n, len(ids))+")", 1),
+		append(slices.Clone(fixed), anySlice(ids)...)...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
 func anySlice(ids []string) []any {
 	out := make([]any, len(ids))
 	for i, id := range ids {
@@ -403,9 +444,15 @@ func (s *Service) claim(ctx context.Context, tx *store.Tx, n int, held []string)
 	leaseEnd := now.Add(time.Duration(reserveDepth/PerEndpointInFlight)*s.cfg.AttemptTimeout + leaseSlack)
 	lease := store.Micros(leaseEnd)
 	// Leases not in held are another node's (or of this node's previous
-	// life): their endpoint is not claimed until they end.
+	// life): their endpoint is not claimed until they end. On SQLite one
+	// process owns the database, so there is no other node whose attempts
+	// could add to an endpoint's; leases of a previous life belong to a
+	// process that is gone. Not checking keeps the text of the claim the
+	// same from turn to turn (prepared once, not parsed each time).
 	others := "COUNT(*)"
-	if len(held) > 0 {
+	if tx.Dialect() == store.SQLite {
+		others, held = "0", nil
+	} else if len(held) > 0 {
 		others = "SUM(CASE WHEN id IN (" + inList(4, len(held)) + ") THEN 0 ELSE 1 END)"
 	}
 	args := append([]any{nowUS, reserveDepth, n}, anySlice(held)...)
@@ -454,24 +501,9 @@ func (s *Service) claim(ctx context.Context, tx *store.Tx, n int, held []string)
 	if len(got) == 0 {
 		return nil, nil
 	}
-	// The endpoints of the batch, read once each in one query.
-	eps := make(map[string]*WebhookEndpoint, len(epIDs))
-	erows, err := tx.QueryContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE id IN (`+inList(1, len(epIDs))+`)`,
-		anySlice(epIDs)...)
+	eps, err := endpointsByID(ctx, tx, epIDs)
 	if err != nil {
 		return nil, fmt.Errorf("claim: read endpoints: %w", err)
-	}
-	for erows.Next() {
-		e, err := scanEndpoint(erows)
-		if err != nil {
-			erows.Close()
-			return nil, err
-		}
-		eps[e.ID] = &e
-	}
-	erows.Close()
-	if err := erows.Err(); err != nil {
-		return nil, err
 	}
 	var skipped, dead, leased []string
 	var out []claimed
@@ -496,22 +528,49 @@ func (s *Service) claim(ctx context.Context, tx *store.Tx, n int, held []string)
 	if err := setFinal(ctx, tx, dead, StatusDead, nowUS); err != nil {
 		return nil, err
 	}
-	if len(leased) > 0 {
-		_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET leased_until = $1 WHERE id IN (`+inList(2, len(leased))+`)`,
-			append([]any{lease}, anySlice(leased)...)...)
-		if err != nil {
-			return nil, fmt.Errorf("lease deliveries: %w", err)
-		}
+	if _, err := execForIDs(ctx, tx, `UPDATE webhook_deliveries SET leased_until = $1 WHERE `+idsMarker, []any{lease}, leased); err != nil {
+		return nil, fmt.Errorf("lease deliveries: %w", err)
 	}
 	return out, nil
 }
 
-func setFinal(ctx context.Context, tx *store.Tx, ids []string, status string, now int64) error {
-	if len(ids) == 0 {
-		return nil
+// endpointsByID reads the endpoints with these ids (deleted ones are
+// missing from the map): one query on PostgreSQL, one prepared point query
+// each on SQLite (see execForIDs).
+func endpointsByID(ctx context.Context, tx *store.Tx, epIDs []string) (map[string]*WebhookEndpoint, error) {
+	eps := make(map[string]*WebhookEndpoint, len(epIDs))
+	scan := func(query string, args ...any) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			e, err := scanEndpoint(rows)
+			if err != nil {
+				return err
+			}
+			eps[e.ID] = &e
+		}
+		return rows.Err()
 	}
-	_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, next_attempt_at = 0, leased_until = 0, updated_at = $2
-		WHERE id IN (`+inList(3, len(ids))+`)`, append([]any{status, now}, anySlice(ids)...)...)
+	if tx.Dialect() == store.SQLite {
+		for _, id := range epIDs {
+			if err := scan(`SELECT `+endpointCols+` FROM webhook_endpoints WHERE id = $1`, id); err != nil {
+				return nil, err
+			}
+		}
+		return eps, nil
+	}
+	if err := scan(`SELECT `+endpointCols+` FROM webhook_endpoints WHERE id IN (`+inList(1, len(epIDs))+`)`, anySlice(epIDs)...); err != nil {
+		return nil, err
+	}
+	return eps, nil
+}
+
+func setFinal(ctx context.Context, tx *store.Tx, ids []string, status string, now int64) error {
+	_, err := execForIDs(ctx, tx, `UPDATE webhook_deliveries SET status = $1, next_attempt_at = 0, leased_until = 0, updated_at = $2
+		WHERE `+idsMarker, []any{status, now}, ids)
 	if err != nil {
 		return fmt.Errorf("set deliveries %s: %w", status, err)
 	}
@@ -588,45 +647,73 @@ func Backoff(n int, j float64) time.Duration {
 
 type disabled struct{ orgID, endpointID, url string }
 
-// record writes a batch of outcomes: one UPDATE for the deliveries (rows no
-// longer pending or failed — deleted, or moved by a replay meanwhile — are
-// left alone), one for the endpoints whose attempts all succeeded, and the
-// failure bookkeeping, outcome by outcome, for endpoints with a failure. It
-// returns the endpoints the batch disabled.
-func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]disabled, error) {
-	// One lock order (by id) for every writer of delivery rows in batches.
-	slices.SortFunc(batch, func(a, b outcome) int { return strings.Compare(a.d.id, b.d.id) })
+// result is what an outcome writes into its delivery row.
+type result struct {
+	id, status, errMsg string
+	attempts, code     int
+	next, at           int64
+}
+
+// resultOf applies the state machine to an outcome: succeeded, failed with
+// the next attempt on the schedule, or dead after the last attempt.
+func resultOf(o outcome) result {
+	r := result{id: o.d.id, status: StatusSucceeded, errMsg: o.errMsg, attempts: o.d.attempts + 1, code: o.code, at: store.Micros(o.at)}
+	if !o.ok {
+		r.status = StatusFailed
+		if r.attempts >= MaxAttempts {
+			r.status = StatusDead
+		} else {
+			r.next = store.Micros(o.at.Add(Backoff(r.attempts, rand.Float64())))
+		}
+	}
+	return r
+}
+
+// recordEach writes the results one prepared UPDATE each (SQLite: the text
+// never changes, see execForIDs). Rows no longer pending or failed are
+// left alone; it returns the ids it updated.
+func recordEach(ctx context.Context, tx *store.Tx, results []result) (map[string]bool, error) {
+	updated := make(map[string]bool, len(results))
+	for _, r := range results {
+		res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3,
+			leased_until = 0, last_attempt_at = $4, last_status_code = $5, last_error = $6, updated_at = $4
+			WHERE id = $7 AND status IN ('pending', 'failed')`, r.status, r.attempts, r.next, r.at, r.code, r.errMsg, r.id)
+		if err != nil {
+			return nil, fmt.Errorf("record outcome: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return nil, fmt.Errorf("record outcome: %w", err)
+		} else if n > 0 {
+			updated[r.id] = true
+		}
+	}
+	return updated, nil
+}
+
+// recordBatch writes the results in one UPDATE … FROM (VALUES …) (one round
+// trip on PostgreSQL). Rows no longer pending or failed are left alone; it
+// returns the ids it updated.
+func recordBatch(ctx context.Context, tx *store.Tx, results []result) (map[string]bool, error) {
 	var q strings.Builder
 	q.WriteString(`UPDATE webhook_deliveries SET status = v.column2, attempts = v.column3, next_attempt_at = v.column4,
 		leased_until = 0, last_attempt_at = v.column5, last_status_code = v.column6, last_error = v.column7, updated_at = v.column5
 		FROM (VALUES `)
 	// Only the delivery id and an error text are bound; numbers and
-	// statuses (our own constants) are written into the statement, since
-	// binding costs grow with the square of the number of parameters on
-	// SQLite. The casts type the columns for PostgreSQL.
-	args := make([]any, 0, len(batch))
-	for i, o := range batch {
-		attempts := o.d.attempts + 1
-		status, next := StatusSucceeded, int64(0)
-		if !o.ok {
-			status = StatusFailed
-			if attempts >= MaxAttempts {
-				status = StatusDead
-			} else {
-				next = store.Micros(o.at.Add(Backoff(attempts, rand.Float64())))
-			}
-		}
+	// statuses (our own constants) are written into the statement. The
+	// casts type the columns for PostgreSQL.
+	args := make([]any, 0, len(results))
+	for i, r := range results {
 		if i > 0 {
 			q.WriteString(", ")
 		}
-		args = append(args, o.d.id)
+		args = append(args, r.id)
 		errText := "''"
-		if o.errMsg != "" {
-			args = append(args, o.errMsg)
+		if r.errMsg != "" {
+			args = append(args, r.errMsg)
 			errText = "$" + strconv.Itoa(len(args))
 		}
 		fmt.Fprintf(&q, "($%d, '%s', CAST(%d AS INTEGER), CAST(%d AS BIGINT), CAST(%d AS BIGINT), CAST(%d AS INTEGER), CAST(%s AS TEXT))",
-			len(args)-min(1, len(o.errMsg)), status, attempts, next, store.Micros(o.at), o.code, errText)
+			len(args)-min(1, len(r.errMsg)), r.status, r.attempts, r.next, r.at, r.code, errText)
 	}
 	q.WriteString(`) AS v WHERE webhook_deliveries.id = v.column1 AND webhook_deliveries.status IN ('pending', 'failed')
 		RETURNING webhook_deliveries.id`)
@@ -634,18 +721,43 @@ func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]
 	if err != nil {
 		return nil, fmt.Errorf("record outcomes: %w", err)
 	}
-	updated := make(map[string]bool, len(batch))
+	defer rows.Close()
+	updated := make(map[string]bool, len(results))
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			rows.Close()
 			return nil, err
 		}
 		updated[id] = true
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("record outcomes: %w", err)
+	}
+	return updated, nil
+}
+
+// record writes a batch of outcomes: the deliveries (one UPDATE on
+// PostgreSQL, one prepared UPDATE each on SQLite; rows no longer pending or
+// failed — deleted, or moved by a replay meanwhile — are left alone), the
+// reset of the endpoints whose attempts all succeeded, and the
+// failure bookkeeping, outcome by outcome, for endpoints with a failure. It
+// returns the endpoints the batch disabled.
+func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]disabled, error) {
+	// One lock order (by id) for every writer of delivery rows in batches.
+	slices.SortFunc(batch, func(a, b outcome) int { return strings.Compare(a.d.id, b.d.id) })
+	results := make([]result, len(batch))
+	for i, o := range batch {
+		results[i] = resultOf(o)
+	}
+	var updated map[string]bool
+	var err error
+	if tx.Dialect() == store.SQLite {
+		updated, err = recordEach(ctx, tx, results)
+	} else {
+		updated, err = recordBatch(ctx, tx, results)
+	}
+	if err != nil {
+		return nil, err
 	}
 	// Endpoints with a failed attempt in the batch keep the sequential
 	// bookkeeping (count, auto-disable); the others only need their count
@@ -664,8 +776,8 @@ func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]
 	}
 	slices.Sort(succeeded)
 	if len(succeeded) > 0 {
-		_, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET failing_since = 0, failed_attempts = 0
-			WHERE id IN (`+inList(1, len(succeeded))+`) AND (failing_since <> 0 OR failed_attempts <> 0)`, anySlice(succeeded)...)
+		_, err := execForIDs(ctx, tx, `UPDATE webhook_endpoints SET failing_since = 0, failed_attempts = 0
+			WHERE `+idsMarker+` AND (failing_since <> 0 OR failed_attempts <> 0)`, nil, succeeded)
 		if err != nil {
 			return nil, fmt.Errorf("reset endpoint failures: %w", err)
 		}
