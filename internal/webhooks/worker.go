@@ -156,7 +156,7 @@ const maxBatch = 256
 // few milliseconds, an attempt on a fast receiver less). Only one node holds an endpoint's leases at a time (a claim
 // skips endpoints with leases of another node), so at most
 // PerEndpointInFlight requests reach an endpoint at once across all nodes.
-const reserveDepth = 4 * PerEndpointInFlight
+const reserveDepth = 8 * PerEndpointInFlight
 
 // pump is the node's delivery state: what it holds leased, what waits for
 // a place and what is being sent, per endpoint. Attempts that end update it
@@ -169,11 +169,42 @@ type pump struct {
 	kick     chan struct{} // an outcome is waiting to be recorded
 
 	mu      sync.Mutex
-	mine    map[string]bool // leased by this node and not yet recorded
-	queue   []claimed       // leased, not started; oldest due first
-	sending map[string]int  // attempts in flight per endpoint
-	busy    int             // attempts in flight on this node
-	done    []outcome       // finished, not yet recorded
+	mine    map[string]string // leased by this node and not yet recorded: delivery id -> endpoint id
+	holds   map[string]int    // len(mine) per endpoint
+	queue   []claimed         // leased, not started; oldest due first
+	sending map[string]int    // attempts in flight per endpoint
+	busy    int               // attempts in flight on this node
+	done    []outcome         // finished, not yet recorded
+
+	// With direct leasing (SQLite), the claim runs only when there may be
+	// due deliveries in the database that the fan-out did not lease: scan
+	// says any endpoint may have some (start, the poll, a notification, a
+	// lease let go, a claim that filled its limit); backlog lists the
+	// endpoints the fan-out left deliveries of unleased (their reserve was
+	// full), whose fresh deliveries wait behind those (oldest first) until
+	// a claim took all of them.
+	scan    bool
+	backlog map[string]bool
+}
+
+// hold and drop keep mine and holds together (under mu).
+func (p *pump) hold(id, endpointID string) {
+	if _, ok := p.mine[id]; ok {
+		return
+	}
+	p.mine[id] = endpointID
+	p.holds[endpointID]++
+}
+
+func (p *pump) drop(id string) {
+	ep, ok := p.mine[id]
+	if !ok {
+		return
+	}
+	delete(p.mine, id)
+	if p.holds[ep]--; p.holds[ep] <= 0 {
+		delete(p.holds, ep) // endpoints come and go
+	}
 }
 
 // startLocked sends queued deliveries while their endpoints and the node
@@ -192,7 +223,8 @@ func (p *pump) startLocked() {
 			// Waited too long: the lease could end mid-attempt and another
 			// node send it too. Let it go; it is claimed again once the
 			// lease has ended.
-			delete(p.mine, d.id)
+			p.drop(d.id)
+			p.scan = true
 		default:
 			p.sending[d.endpoint.ID]++
 			p.busy++
@@ -234,7 +266,9 @@ func (p *pump) finished(o outcome) {
 // next one. Meanwhile an attempt that ends starts the next delivery queued
 // for its endpoint.
 func (s *Service) deliverLoop(ctx context.Context) {
-	p := &pump{s: s, ctx: ctx, kick: make(chan struct{}, 1), mine: map[string]bool{}, sending: map[string]int{}}
+	p := &pump{s: s, ctx: ctx, kick: make(chan struct{}, 1), mine: map[string]string{}, holds: map[string]int{},
+		sending: map[string]int{}, scan: true, backlog: map[string]bool{}}
+	direct := s.db.Dialect() == store.SQLite
 	defer func() {
 		// Finished attempts are still recorded and queued deliveries given
 		// back; attempts cut short record nothing (their leases expire and
@@ -247,7 +281,7 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		for len(p.done) > 0 || len(release) > 0 {
 			n := min(len(p.done), maxBatch)
 			r := min(len(release), maxBatch)
-			if _, _, err := s.turn(context.WithoutCancel(ctx), p.done[:n], release[:r], nil, 0, nil); err != nil {
+			if _, _, err := s.turn(context.WithoutCancel(ctx), p.done[:n], release[:r], nil, nil); err != nil {
 				s.log.Warn("webhook outcomes not recorded", "n", n, "err", err)
 			}
 			p.done, release = p.done[n:], release[r:]
@@ -256,21 +290,46 @@ func (s *Service) deliverLoop(ctx context.Context) {
 	t := time.NewTicker(s.cfg.PollInterval)
 	defer t.Stop()
 	for ctx.Err() == nil {
+		// Due retries and deliveries queued elsewhere (tests, replays)
+		// are found by a claim of every endpoint, also when the loop has
+		// been too busy to wait for these.
+		select {
+		case <-s.wake:
+			p.mu.Lock()
+			p.scan = true
+			p.mu.Unlock()
+		case <-t.C:
+			p.mu.Lock()
+			p.scan = true
+			p.mu.Unlock()
+		default:
+		}
 		p.mu.Lock()
 		n := min(len(p.done), maxBatch)
 		rec := slices.Clone(p.done[:n])
 		p.done = slices.Delete(p.done, 0, n)
 		for _, o := range rec {
-			delete(p.mine, o.d.id)
+			p.drop(o.d.id)
 		}
-		free := min(reserveDepth/PerEndpointInFlight*s.cfg.Workers-len(p.mine), maxBatch)
-		held := make([]string, 0, len(p.mine))
-		for id := range p.mine {
-			held = append(held, id)
+		pl := &places{n: min(reserveDepth/PerEndpointInFlight*s.cfg.Workers-len(p.mine), maxBatch), direct: direct,
+			room: make(map[string]int, len(p.holds)), backlog: p.backlog, overflow: map[string]bool{}}
+		for ep, c := range p.holds {
+			pl.room[ep] = reserveDepth - c
 		}
+		pl.claim = !direct || p.scan
+		for ep := range p.backlog {
+			pl.claim = pl.claim || pl.roomOf(ep) > 0
+		}
+		if !direct {
+			pl.held = make([]string, 0, len(p.mine))
+			for id := range p.mine {
+				pl.held = append(pl.held, id)
+			}
+		}
+		free := pl.n
 		p.mu.Unlock()
 		orgs := s.takeFanOut(fanOutPerTurn)
-		batch, left, err := s.turn(ctx, rec, nil, orgs, free, held)
+		batch, left, err := s.turn(ctx, rec, nil, orgs, pl)
 		switch {
 		case err != nil && len(orgs) > 0 && ctx.Err() == nil:
 			// A fan-out must not hold the outcomes hostage: fan out on its
@@ -283,9 +342,10 @@ func (s *Service) deliverLoop(ctx context.Context) {
 			}
 			p.mu.Lock()
 			for _, o := range rec {
-				p.mine[o.d.id] = true
+				p.hold(o.d.id, o.d.endpoint.ID)
 			}
 			p.done = append(rec, p.done...)
+			p.scan = true
 			p.mu.Unlock()
 			continue
 		case err != nil && ctx.Err() == nil:
@@ -295,8 +355,13 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		}
 		s.queueFanOut(left...)
 		p.mu.Lock()
+		if err != nil {
+			p.scan = true
+		} else {
+			pl.settle(p)
+		}
 		for _, d := range batch {
-			p.mine[d.id] = true
+			p.hold(d.id, d.endpoint.ID)
 		}
 		p.queue = append(p.queue, batch...)
 		p.startLocked()
@@ -310,23 +375,113 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		case <-p.kick:
 		case <-s.fanKick:
 		case <-s.wake:
+			p.mu.Lock()
+			p.scan = true
+			p.mu.Unlock()
 		case <-t.C:
+			p.mu.Lock()
+			p.scan = true
+			p.mu.Unlock()
 		}
 	}
+}
+
+// places is what the pump can take in a turn and, after it, what the turn
+// leased and left behind.
+type places struct {
+	n      int            // deliveries the node may still take
+	room   map[string]int // places left in an endpoint's reserve (absent: reserveDepth)
+	held   []string       // PostgreSQL: the deliveries the node holds (its claim skips other nodes' endpoints)
+	direct bool           // SQLite: the fan-out leases fresh deliveries itself
+	claim  bool           // run the claim
+
+	backlog  map[string]bool // the pump's: endpoints with deliveries left unleased (read only here)
+	now      time.Time       // the turn's time
+	out      []claimed       // leased by the fan-out
+	overflow map[string]bool // endpoints the fan-out left deliveries of unleased
+	claimed  map[string]int  // per endpoint, how many the claim took, when it ran
+	claimN   int             // the claim's limit
+	claimRan bool
+}
+
+func (pl *places) roomOf(endpointID string) int {
+	if r, ok := pl.room[endpointID]; ok {
+		return r
+	}
+	return reserveDepth
+}
+
+// takeDirect says whether the fan-out leases a fresh pending delivery of
+// the endpoint itself, and counts it: only with direct leasing, while the
+// node and the endpoint's reserve have places, and when no older delivery
+// of the endpoint waits unleased in the database (those go first). The
+// lease it returns covers the wait behind the deliveries of the endpoint
+// the node holds already (PerEndpointInFlight at a time) and the attempt,
+// so after a crash the front of a queue is sent again sooner than the
+// full reserve's lease would allow.
+func (pl *places) takeDirect(endpointID string, timeout time.Duration) (time.Time, bool) {
+	if pl == nil || !pl.direct {
+		return time.Time{}, false
+	}
+	room := pl.roomOf(endpointID)
+	if pl.backlog[endpointID] || pl.overflow[endpointID] || pl.n <= 0 || room <= 0 {
+		pl.overflow[endpointID] = true
+		return time.Time{}, false
+	}
+	pl.n--
+	pl.room[endpointID] = room - 1
+	ahead := reserveDepth - room
+	return pl.now.Add(time.Duration(ahead/PerEndpointInFlight+1)*timeout + leaseSlack), true
+}
+
+// settle updates the pump's claim bookkeeping after a committed turn
+// (under p.mu): endpoints the fan-out left deliveries of have a backlog
+// until a claim takes fewer than their reserve allowed (it took all that
+// were due); a claim that filled its limit may have left more anywhere.
+// A claim that took fewer than the room the pump counted because the
+// database also counts leases of a previous life clears the backlog too
+// early; the poll's claim finds those deliveries within PollInterval.
+func (pl *places) settle(p *pump) {
+	for ep := range pl.overflow {
+		p.backlog[ep] = true
+	}
+	if !pl.claimRan {
+		return
+	}
+	p.scan = len(pl.claimed) > 0 && sum(pl.claimed) >= pl.claimN
+	for ep, k := range pl.claimed {
+		if k >= pl.roomOf(ep) {
+			p.backlog[ep] = true
+		}
+	}
+	for ep := range p.backlog {
+		if pl.claimed[ep] < pl.roomOf(ep) {
+			delete(p.backlog, ep)
+		}
+	}
+}
+
+func sum(m map[string]int) int {
+	t := 0
+	for _, v := range m {
+		t += v
+	}
+	return t
 }
 
 // fanOutPerTurn bounds how many organizations one turn fans out.
 const fanOutPerTurn = 8
 
 // turn records outcomes, gives back leases of deliveries not sent, fans out
-// the organizations' new log entries and then leases up to n due
-// deliveries, in one transaction. Recording first frees the endpoints'
-// places for the claim that follows. held lists the deliveries this node
-// still holds (their endpoints are its own to fill). more lists the
-// organizations with log entries left to fan out.
-func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []string, n int, held []string) (
+// the organizations' new log entries and then leases due deliveries within
+// pl's places, in one transaction. Recording first frees the endpoints'
+// places for the claim that follows. With direct leasing (SQLite) the
+// fan-out leases fresh deliveries itself and the claim runs only when pl
+// says so. more lists the organizations with log entries left to fan out.
+// pl is nil when nothing is to be leased (shutdown).
+func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []string, pl *places) (
 	out []claimed, more []string, err error) {
-	if len(outcomes) == 0 && len(release) == 0 && len(orgs) == 0 && n <= 0 {
+	if len(outcomes) == 0 && len(release) == 0 && len(orgs) == 0 && (pl == nil || pl.n <= 0) {
 		return nil, nil, nil
 	}
 	var off []disabled
@@ -344,8 +499,14 @@ func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []
 				return fmt.Errorf("release deliveries: %w", err)
 			}
 		}
+		if pl != nil {
+			// A repeated attempt of the function starts afresh.
+			pl.out, pl.claimRan, pl.claimed = nil, false, nil
+			clear(pl.overflow)
+			pl.now = s.now()
+		}
 		for _, org := range orgs {
-			_, left, err := s.fanOutTx(ctx, tx, org)
+			_, left, err := s.fanOutTx(ctx, tx, org, pl)
 			if err != nil {
 				return fmt.Errorf("fan out %s: %w", org, err)
 			}
@@ -353,10 +514,20 @@ func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []
 				more = append(more, org)
 			}
 		}
-		if n > 0 && ctx.Err() == nil {
-			if out, err = s.claim(ctx, tx, n, held); err != nil {
+		if pl == nil {
+			return nil
+		}
+		out = pl.out
+		if pl.claim && pl.n > 0 && ctx.Err() == nil {
+			got, err := s.claim(ctx, tx, pl.n, pl.held)
+			if err != nil {
 				return err
 			}
+			pl.claimRan, pl.claimN, pl.claimed = true, pl.n, map[string]int{}
+			for _, d := range got {
+				pl.claimed[d.endpoint.ID]++
+			}
+			out = append(out, got...)
 		}
 		return nil
 	})
@@ -367,6 +538,13 @@ func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []
 		s.notifyDisabled(ctx, d)
 	}
 	return out, more, nil
+}
+
+// leaseEnd is when a lease given now ends: it covers a wait behind the
+// endpoint's attempts in flight (the reserve sends PerEndpointInFlight at a
+// time) and the attempt itself.
+func (s *Service) leaseEnd(now time.Time) time.Time {
+	return now.Add(time.Duration(reserveDepth/PerEndpointInFlight)*s.cfg.AttemptTimeout + leaseSlack)
 }
 
 // inList is "$from, $from+1, …" for n values: the placeholders of an IN list
@@ -441,7 +619,7 @@ func anySlice(ids []string) []any {
 func (s *Service) claim(ctx context.Context, tx *store.Tx, n int, held []string) ([]claimed, error) {
 	now := s.now()
 	nowUS := store.Micros(now)
-	leaseEnd := now.Add(time.Duration(reserveDepth/PerEndpointInFlight)*s.cfg.AttemptTimeout + leaseSlack)
+	leaseEnd := s.leaseEnd(now)
 	lease := store.Micros(leaseEnd)
 	// Leases not in held are another node's (or of this node's previous
 	// life): their endpoint is not claimed until they end. On SQLite one
