@@ -169,12 +169,13 @@ type pump struct {
 	kick     chan struct{} // an outcome is waiting to be recorded
 
 	mu      sync.Mutex
-	mine    map[string]string // leased by this node and not yet recorded: delivery id -> endpoint id
-	holds   map[string]int    // len(mine) per endpoint
-	queue   []claimed         // leased, not started; oldest due first
-	sending map[string]int    // attempts in flight per endpoint
-	busy    int               // attempts in flight on this node
-	done    []outcome         // finished, not yet recorded
+	mine    map[string]string    // leased by this node and not yet recorded: delivery id -> endpoint id
+	holds   map[string]int       // len(mine) per endpoint
+	queues  map[string][]claimed // leased, not started, per endpoint; oldest due first
+	starved bool                 // a queued delivery waits for a worker, not for its endpoint
+	sending map[string]int       // attempts in flight per endpoint
+	busy    int                  // attempts in flight on this node
+	done    []outcome            // finished, not yet recorded
 
 	// With direct leasing (SQLite), the claim runs only when there may be
 	// due deliveries in the database that the fan-out did not lease: scan
@@ -209,30 +210,56 @@ func (p *pump) drop(id string) {
 
 // startLocked sends queued deliveries while their endpoints and the node
 // have places: at most PerEndpointInFlight per endpoint and Workers in all.
-func (p *pump) startLocked() {
+// With endpointID set (an attempt of it ended) it looks at that endpoint's
+// queue only, and at the others only when some could not start for want of
+// a worker: an attempt's end costs a few steps, not a pass over everything
+// queued.
+func (p *pump) startLocked(endpointID string) {
 	if p.ctx.Err() != nil {
 		return // shutting down: what is queued is given back
 	}
 	now := p.s.now()
-	kept := p.queue[:0]
-	for _, d := range p.queue {
-		switch {
-		case p.busy >= p.s.cfg.Workers || p.sending[d.endpoint.ID] >= PerEndpointInFlight:
-			kept = append(kept, d)
-		case now.Add(p.s.cfg.AttemptTimeout).After(d.leasedUntil):
+	if endpointID != "" {
+		p.startEndpoint(endpointID, now)
+		if !p.starved {
+			return
+		}
+	}
+	p.starved = false
+	for ep := range p.queues {
+		p.startEndpoint(ep, now)
+	}
+}
+
+// startEndpoint starts what the endpoint's and the node's places allow from
+// the endpoint's queue.
+func (p *pump) startEndpoint(endpointID string, now time.Time) {
+	q := p.queues[endpointID]
+	i := 0
+	for ; i < len(q) && p.sending[endpointID] < PerEndpointInFlight; i++ {
+		if p.busy >= p.s.cfg.Workers {
+			p.starved = true
+			break
+		}
+		d := q[i]
+		if now.Add(p.s.cfg.AttemptTimeout).After(d.leasedUntil) {
 			// Waited too long: the lease could end mid-attempt and another
 			// node send it too. Let it go; it is claimed again once the
 			// lease has ended.
 			p.drop(d.id)
 			p.scan = true
-		default:
-			p.sending[d.endpoint.ID]++
-			p.busy++
-			p.inflight.Go(func() { p.finished(p.s.attempt(p.ctx, d)) })
+			continue
 		}
+		p.sending[endpointID]++
+		p.busy++
+		p.inflight.Go(func() { p.finished(p.s.attempt(p.ctx, d)) })
 	}
-	clear(p.queue[len(kept):])
-	p.queue = kept
+	if i == len(q) {
+		delete(p.queues, endpointID)
+		return
+	}
+	clear(q[:i]) // the started ones are not kept alive by the queue
+	p.queues[endpointID] = q[i:]
 }
 
 // finished takes an attempt's outcome and starts what its place allows.
@@ -250,7 +277,7 @@ func (p *pump) finished(o outcome) {
 		return
 	}
 	p.done = append(p.done, o)
-	p.startLocked()
+	p.startLocked(o.d.endpoint.ID)
 	p.mu.Unlock()
 	select {
 	case p.kick <- struct{}{}:
@@ -266,7 +293,7 @@ func (p *pump) finished(o outcome) {
 // next one. Meanwhile an attempt that ends starts the next delivery queued
 // for its endpoint.
 func (s *Service) deliverLoop(ctx context.Context) {
-	p := &pump{s: s, ctx: ctx, kick: make(chan struct{}, 1), mine: map[string]string{}, holds: map[string]int{},
+	p := &pump{s: s, ctx: ctx, kick: make(chan struct{}, 1), mine: map[string]string{}, holds: map[string]int{}, queues: map[string][]claimed{},
 		sending: map[string]int{}, scan: true, backlog: map[string]bool{}}
 	direct := s.db.Dialect() == store.SQLite
 	defer func() {
@@ -274,9 +301,11 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		// back; attempts cut short record nothing (their leases expire and
 		// they are sent again).
 		p.inflight.Wait()
-		release := make([]string, 0, len(p.queue))
-		for _, d := range p.queue {
-			release = append(release, d.id)
+		var release []string
+		for _, q := range p.queues {
+			for _, d := range q {
+				release = append(release, d.id)
+			}
 		}
 		for len(p.done) > 0 || len(release) > 0 {
 			n := min(len(p.done), maxBatch)
@@ -363,8 +392,10 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		for _, d := range batch {
 			p.hold(d.id, d.endpoint.ID)
 		}
-		p.queue = append(p.queue, batch...)
-		p.startLocked()
+		for _, d := range batch {
+			p.queues[d.endpoint.ID] = append(p.queues[d.endpoint.ID], d)
+		}
+		p.startLocked("")
 		more := len(p.done) > 0
 		p.mu.Unlock()
 		if more || (free > 0 && len(batch) == free) {
