@@ -153,9 +153,12 @@ const maxBatch = 256
 // leased: PerEndpointInFlight being sent, the rest queued behind them or
 // waiting for their outcome to be recorded, so when an attempt ends the next
 // one starts at once instead of waiting for a database turn (a turn takes a
-// few milliseconds, an attempt on a fast receiver less). Only one node holds an endpoint's leases at a time (a claim
-// skips endpoints with leases of another node), so at most
-// PerEndpointInFlight requests reach an endpoint at once across all nodes.
+// few milliseconds, an attempt on a fast receiver less). 8 x: outcomes hold
+// their place until a turn records them and a turn takes tens of
+// deliveries, so with 4 x the node sat at its limit and every turn needed a
+// claim. Only one node holds an endpoint's leases at a time (a claim skips
+// endpoints with leases of another node), so at most PerEndpointInFlight
+// requests reach an endpoint at once across all nodes.
 const reserveDepth = 8 * PerEndpointInFlight
 
 // pump is the node's delivery state: what it holds leased, what waits for
