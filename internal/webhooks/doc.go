@@ -52,19 +52,32 @@
 // # The delivery pump
 //
 // Each node runs one pump. A turn is one write transaction: it records the
-// outcomes that came back since the last turn (a few statements for the
-// whole batch), fans out the organizations whose log moved, and leases due
-// deliveries for the places that freed up; outcomes arriving during a turn
-// go into the next one, so a delivery costs a share of a commit. The endpoints
-// a node holds leases of are its own: a claim skips endpoints with leases of
-// another node, and takes up to 4 x PerEndpointInFlight of one endpoint (4 x
-// Workers in all). The node sends at most PerEndpointInFlight of an endpoint
-// at once (Workers in all) and queues the rest; an attempt that ends starts
-// the next queued delivery of its endpoint at once, without waiting for a
-// turn. So at most PerEndpointInFlight requests reach an endpoint at a time
-// across all nodes, and a slow receiver holds a bounded share of the
-// workers. A lease covers the wait in the queue and the attempt (4 attempt
-// timeouts + 5 s); a queued delivery whose lease could end mid-attempt is
-// let go and claimed again later; queued deliveries are given back at
-// shutdown.
+// outcomes that came back since the last turn, fans out the organizations
+// whose log moved, and leases due deliveries for the places that freed up;
+// outcomes arriving during a turn go into the next one, so a delivery costs
+// a share of a commit. The endpoints a node holds leases of are its own: on
+// PostgreSQL a claim skips endpoints with leases of another node; on SQLite
+// one process owns the database, so that check is left out. A node holds up
+// to 8 x PerEndpointInFlight deliveries of one endpoint (the reserve) and
+// sends at most PerEndpointInFlight of an endpoint at once (Workers in all),
+// queueing the rest per endpoint; an attempt that ends starts the next
+// queued delivery of its endpoint at once, without waiting for a turn. So at
+// most PerEndpointInFlight requests reach an endpoint at a time across all
+// nodes, and a slow receiver holds a bounded share of the workers. A lease
+// covers the wait in the queue and the attempt; a queued delivery whose
+// lease could end mid-attempt is let go and claimed again later; queued
+// deliveries are given back at shutdown.
+//
+// On SQLite the fan-out leases fresh deliveries itself (inserted with
+// leased_until set, handed to the pump after the commit) while the node and
+// the endpoint's reserve have places, so a delivery costs an INSERT and the
+// UPDATE of its outcome and no claim. Deliveries that do not fit are left
+// unleased and give their endpoint a backlog: its fresh deliveries wait
+// behind them (oldest first) until a claim has taken them all. The claim
+// (a window query over the due deliveries) then runs only for a backlog, at
+// start, on the poll (due retries), on a notification (tests, replays,
+// redeliveries), after a lease was let go and after a claim that filled its
+// limit. On SQLite every statement of a turn has a fixed text (one row each)
+// so it is prepared once; PostgreSQL gets multi-row statements (one round
+// trip each).
 package webhooks

@@ -46,6 +46,8 @@ type Service struct {
 	fanMu      sync.Mutex
 	fanPending map[string]bool
 	fanKick    chan struct{}
+
+	opened openedSecrets
 }
 
 // New wires the service; Run starts its background work.
@@ -429,16 +431,49 @@ func (s *Service) Rotate(ctx context.Context, p *auth.Principal, id string) (Rot
 // secrets opens an endpoint's current secret and, within its overlap, the
 // previous one ("" otherwise).
 func (s *Service) secrets(ctx context.Context, e WebhookEndpoint, now time.Time) (cur, prev string, err error) {
-	c, err := s.keys.Open(ctx, e.orgID, e.secretSealed, secretAAD(e.ID, "secret"))
+	cur, err = s.opened.open(ctx, s.keys, e, e.secretSealed, "secret")
 	if err != nil {
 		return "", "", fmt.Errorf("open webhook secret: %w", err)
 	}
 	if len(e.prevSealed) > 0 && e.prevExpires > store.Micros(now) {
-		pv, err := s.keys.Open(ctx, e.orgID, e.prevSealed, secretAAD(e.ID, "previous"))
+		prev, err = s.opened.open(ctx, s.keys, e, e.prevSealed, "previous")
 		if err != nil {
 			return "", "", fmt.Errorf("open previous webhook secret: %w", err)
 		}
-		return string(c), string(pv), nil
 	}
-	return string(c), "", nil
+	return cur, prev, nil
+}
+
+// maxOpenedSecrets bounds the cache of opened secrets (20 endpoints per
+// organization, two secrets each during a rotation's overlap).
+const maxOpenedSecrets = 4096
+
+// openedSecrets caches opened signing secrets, so an attempt signs without
+// decrypting the sealed secret again. The key is the sealed blob itself: a
+// rotation seals a new one, so a stale entry is never found again (it goes
+// with the next reset of the cache), and nothing needs invalidating.
+type openedSecrets struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (c *openedSecrets) open(ctx context.Context, keys *seal.Keyring, e WebhookEndpoint, sealed []byte, role string) (string, error) {
+	key := e.ID + "\x00" + role + "\x00" + string(sealed)
+	c.mu.Lock()
+	v, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	plain, err := keys.Open(ctx, e.orgID, sealed, secretAAD(e.ID, role))
+	if err != nil {
+		return "", err
+	}
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxOpenedSecrets {
+		c.m = make(map[string]string)
+	}
+	c.m[key] = string(plain)
+	c.mu.Unlock()
+	return string(plain), nil
 }

@@ -153,10 +153,13 @@ const maxBatch = 256
 // leased: PerEndpointInFlight being sent, the rest queued behind them or
 // waiting for their outcome to be recorded, so when an attempt ends the next
 // one starts at once instead of waiting for a database turn (a turn takes a
-// few milliseconds, an attempt on a fast receiver less). Only one node holds an endpoint's leases at a time (a claim
-// skips endpoints with leases of another node), so at most
-// PerEndpointInFlight requests reach an endpoint at once across all nodes.
-const reserveDepth = 4 * PerEndpointInFlight
+// few milliseconds, an attempt on a fast receiver less). 8 x: outcomes hold
+// their place until a turn records them and a turn takes tens of
+// deliveries, so with 4 x the node sat at its limit and every turn needed a
+// claim. Only one node holds an endpoint's leases at a time (a claim skips
+// endpoints with leases of another node), so at most PerEndpointInFlight
+// requests reach an endpoint at once across all nodes.
+const reserveDepth = 8 * PerEndpointInFlight
 
 // pump is the node's delivery state: what it holds leased, what waits for
 // a place and what is being sent, per endpoint. Attempts that end update it
@@ -169,38 +172,97 @@ type pump struct {
 	kick     chan struct{} // an outcome is waiting to be recorded
 
 	mu      sync.Mutex
-	mine    map[string]bool // leased by this node and not yet recorded
-	queue   []claimed       // leased, not started; oldest due first
-	sending map[string]int  // attempts in flight per endpoint
-	busy    int             // attempts in flight on this node
-	done    []outcome       // finished, not yet recorded
+	mine    map[string]string    // leased by this node and not yet recorded: delivery id -> endpoint id
+	holds   map[string]int       // len(mine) per endpoint
+	queues  map[string][]claimed // leased, not started, per endpoint; oldest due first
+	starved bool                 // a queued delivery waits for a worker, not for its endpoint
+	sending map[string]int       // attempts in flight per endpoint
+	busy    int                  // attempts in flight on this node
+	done    []outcome            // finished, not yet recorded
+
+	// With direct leasing (SQLite), the claim runs only when there may be
+	// due deliveries in the database that the fan-out did not lease: scan
+	// says any endpoint may have some (start, the poll, a notification, a
+	// lease let go, a claim that filled its limit); backlog lists the
+	// endpoints the fan-out left deliveries of unleased (their reserve was
+	// full), whose fresh deliveries wait behind those (oldest first) until
+	// a claim took all of them.
+	scan    bool
+	backlog map[string]bool
+}
+
+// hold and drop keep mine and holds together (under mu).
+func (p *pump) hold(id, endpointID string) {
+	if _, ok := p.mine[id]; ok {
+		return
+	}
+	p.mine[id] = endpointID
+	p.holds[endpointID]++
+}
+
+func (p *pump) drop(id string) {
+	ep, ok := p.mine[id]
+	if !ok {
+		return
+	}
+	delete(p.mine, id)
+	if p.holds[ep]--; p.holds[ep] <= 0 {
+		delete(p.holds, ep) // endpoints come and go
+	}
 }
 
 // startLocked sends queued deliveries while their endpoints and the node
 // have places: at most PerEndpointInFlight per endpoint and Workers in all.
-func (p *pump) startLocked() {
+// With endpointID set (an attempt of it ended) it looks at that endpoint's
+// queue only, and at the others only when some could not start for want of
+// a worker: an attempt's end costs a few steps, not a pass over everything
+// queued.
+func (p *pump) startLocked(endpointID string) {
 	if p.ctx.Err() != nil {
 		return // shutting down: what is queued is given back
 	}
 	now := p.s.now()
-	kept := p.queue[:0]
-	for _, d := range p.queue {
-		switch {
-		case p.busy >= p.s.cfg.Workers || p.sending[d.endpoint.ID] >= PerEndpointInFlight:
-			kept = append(kept, d)
-		case now.Add(p.s.cfg.AttemptTimeout).After(d.leasedUntil):
+	if endpointID != "" {
+		p.startEndpoint(endpointID, now)
+		if !p.starved {
+			return
+		}
+	}
+	p.starved = false
+	for ep := range p.queues {
+		p.startEndpoint(ep, now)
+	}
+}
+
+// startEndpoint starts what the endpoint's and the node's places allow from
+// the endpoint's queue.
+func (p *pump) startEndpoint(endpointID string, now time.Time) {
+	q := p.queues[endpointID]
+	i := 0
+	for ; i < len(q) && p.sending[endpointID] < PerEndpointInFlight; i++ {
+		if p.busy >= p.s.cfg.Workers {
+			p.starved = true
+			break
+		}
+		d := q[i]
+		if now.Add(p.s.cfg.AttemptTimeout).After(d.leasedUntil) {
 			// Waited too long: the lease could end mid-attempt and another
 			// node send it too. Let it go; it is claimed again once the
 			// lease has ended.
-			delete(p.mine, d.id)
-		default:
-			p.sending[d.endpoint.ID]++
-			p.busy++
-			p.inflight.Go(func() { p.finished(p.s.attempt(p.ctx, d)) })
+			p.drop(d.id)
+			p.scan = true
+			continue
 		}
+		p.sending[endpointID]++
+		p.busy++
+		p.inflight.Go(func() { p.finished(p.s.attempt(p.ctx, d)) })
 	}
-	clear(p.queue[len(kept):])
-	p.queue = kept
+	if i == len(q) {
+		delete(p.queues, endpointID)
+		return
+	}
+	clear(q[:i]) // the started ones are not kept alive by the queue
+	p.queues[endpointID] = q[i:]
 }
 
 // finished takes an attempt's outcome and starts what its place allows.
@@ -218,7 +280,7 @@ func (p *pump) finished(o outcome) {
 		return
 	}
 	p.done = append(p.done, o)
-	p.startLocked()
+	p.startLocked(o.d.endpoint.ID)
 	p.mu.Unlock()
 	select {
 	case p.kick <- struct{}{}:
@@ -234,20 +296,24 @@ func (p *pump) finished(o outcome) {
 // next one. Meanwhile an attempt that ends starts the next delivery queued
 // for its endpoint.
 func (s *Service) deliverLoop(ctx context.Context) {
-	p := &pump{s: s, ctx: ctx, kick: make(chan struct{}, 1), mine: map[string]bool{}, sending: map[string]int{}}
+	p := &pump{s: s, ctx: ctx, kick: make(chan struct{}, 1), mine: map[string]string{}, holds: map[string]int{}, queues: map[string][]claimed{},
+		sending: map[string]int{}, scan: true, backlog: map[string]bool{}}
+	direct := s.db.Dialect() == store.SQLite
 	defer func() {
 		// Finished attempts are still recorded and queued deliveries given
 		// back; attempts cut short record nothing (their leases expire and
 		// they are sent again).
 		p.inflight.Wait()
-		release := make([]string, 0, len(p.queue))
-		for _, d := range p.queue {
-			release = append(release, d.id)
+		var release []string
+		for _, q := range p.queues {
+			for _, d := range q {
+				release = append(release, d.id)
+			}
 		}
 		for len(p.done) > 0 || len(release) > 0 {
 			n := min(len(p.done), maxBatch)
 			r := min(len(release), maxBatch)
-			if _, _, err := s.turn(context.WithoutCancel(ctx), p.done[:n], release[:r], nil, 0, nil); err != nil {
+			if _, _, err := s.turn(context.WithoutCancel(ctx), p.done[:n], release[:r], nil, nil); err != nil {
 				s.log.Warn("webhook outcomes not recorded", "n", n, "err", err)
 			}
 			p.done, release = p.done[n:], release[r:]
@@ -256,21 +322,46 @@ func (s *Service) deliverLoop(ctx context.Context) {
 	t := time.NewTicker(s.cfg.PollInterval)
 	defer t.Stop()
 	for ctx.Err() == nil {
+		// Due retries and deliveries queued elsewhere (tests, replays)
+		// are found by a claim of every endpoint, also when the loop has
+		// been too busy to wait for these.
+		select {
+		case <-s.wake:
+			p.mu.Lock()
+			p.scan = true
+			p.mu.Unlock()
+		case <-t.C:
+			p.mu.Lock()
+			p.scan = true
+			p.mu.Unlock()
+		default:
+		}
 		p.mu.Lock()
 		n := min(len(p.done), maxBatch)
 		rec := slices.Clone(p.done[:n])
 		p.done = slices.Delete(p.done, 0, n)
 		for _, o := range rec {
-			delete(p.mine, o.d.id)
+			p.drop(o.d.id)
 		}
-		free := min(reserveDepth/PerEndpointInFlight*s.cfg.Workers-len(p.mine), maxBatch)
-		held := make([]string, 0, len(p.mine))
-		for id := range p.mine {
-			held = append(held, id)
+		pl := &places{n: min(reserveDepth/PerEndpointInFlight*s.cfg.Workers-len(p.mine), maxBatch), direct: direct,
+			room: make(map[string]int, len(p.holds)), backlog: p.backlog, overflow: map[string]bool{}}
+		for ep, c := range p.holds {
+			pl.room[ep] = reserveDepth - c
 		}
+		pl.claim = !direct || p.scan
+		for ep := range p.backlog {
+			pl.claim = pl.claim || pl.roomOf(ep) > 0
+		}
+		if !direct {
+			pl.held = make([]string, 0, len(p.mine))
+			for id := range p.mine {
+				pl.held = append(pl.held, id)
+			}
+		}
+		free := pl.n
 		p.mu.Unlock()
 		orgs := s.takeFanOut(fanOutPerTurn)
-		batch, left, err := s.turn(ctx, rec, nil, orgs, free, held)
+		batch, left, err := s.turn(ctx, rec, nil, orgs, pl)
 		switch {
 		case err != nil && len(orgs) > 0 && ctx.Err() == nil:
 			// A fan-out must not hold the outcomes hostage: fan out on its
@@ -283,9 +374,10 @@ func (s *Service) deliverLoop(ctx context.Context) {
 			}
 			p.mu.Lock()
 			for _, o := range rec {
-				p.mine[o.d.id] = true
+				p.hold(o.d.id, o.d.endpoint.ID)
 			}
 			p.done = append(rec, p.done...)
+			p.scan = true
 			p.mu.Unlock()
 			continue
 		case err != nil && ctx.Err() == nil:
@@ -295,11 +387,18 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		}
 		s.queueFanOut(left...)
 		p.mu.Lock()
-		for _, d := range batch {
-			p.mine[d.id] = true
+		if err != nil {
+			p.scan = true
+		} else {
+			pl.settle(p)
 		}
-		p.queue = append(p.queue, batch...)
-		p.startLocked()
+		for _, d := range batch {
+			p.hold(d.id, d.endpoint.ID)
+		}
+		for _, d := range batch {
+			p.queues[d.endpoint.ID] = append(p.queues[d.endpoint.ID], d)
+		}
+		p.startLocked("")
 		more := len(p.done) > 0
 		p.mu.Unlock()
 		if more || (free > 0 && len(batch) == free) {
@@ -310,23 +409,113 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		case <-p.kick:
 		case <-s.fanKick:
 		case <-s.wake:
+			p.mu.Lock()
+			p.scan = true
+			p.mu.Unlock()
 		case <-t.C:
+			p.mu.Lock()
+			p.scan = true
+			p.mu.Unlock()
 		}
 	}
+}
+
+// places is what the pump can take in a turn and, after it, what the turn
+// leased and left behind.
+type places struct {
+	n      int            // deliveries the node may still take
+	room   map[string]int // places left in an endpoint's reserve (absent: reserveDepth)
+	held   []string       // PostgreSQL: the deliveries the node holds (its claim skips other nodes' endpoints)
+	direct bool           // SQLite: the fan-out leases fresh deliveries itself
+	claim  bool           // run the claim
+
+	backlog  map[string]bool // the pump's: endpoints with deliveries left unleased (read only here)
+	now      time.Time       // the turn's time
+	out      []claimed       // leased by the fan-out
+	overflow map[string]bool // endpoints the fan-out left deliveries of unleased
+	claimed  map[string]int  // per endpoint, how many the claim took, when it ran
+	claimN   int             // the claim's limit
+	claimRan bool
+}
+
+func (pl *places) roomOf(endpointID string) int {
+	if r, ok := pl.room[endpointID]; ok {
+		return r
+	}
+	return reserveDepth
+}
+
+// takeDirect says whether the fan-out leases a fresh pending delivery of
+// the endpoint itself, and counts it: only with direct leasing, while the
+// node and the endpoint's reserve have places, and when no older delivery
+// of the endpoint waits unleased in the database (those go first). The
+// lease it returns covers the wait behind the deliveries of the endpoint
+// the node holds already (PerEndpointInFlight at a time) and the attempt,
+// so after a crash the front of a queue is sent again sooner than the
+// full reserve's lease would allow.
+func (pl *places) takeDirect(endpointID string, timeout time.Duration) (time.Time, bool) {
+	if pl == nil || !pl.direct {
+		return time.Time{}, false
+	}
+	room := pl.roomOf(endpointID)
+	if pl.backlog[endpointID] || pl.overflow[endpointID] || pl.n <= 0 || room <= 0 {
+		pl.overflow[endpointID] = true
+		return time.Time{}, false
+	}
+	pl.n--
+	pl.room[endpointID] = room - 1
+	ahead := reserveDepth - room
+	return pl.now.Add(time.Duration(ahead/PerEndpointInFlight+1)*timeout + leaseSlack), true
+}
+
+// settle updates the pump's claim bookkeeping after a committed turn
+// (under p.mu): endpoints the fan-out left deliveries of have a backlog
+// until a claim takes fewer than their reserve allowed (it took all that
+// were due); a claim that filled its limit may have left more anywhere.
+// A claim that took fewer than the room the pump counted because the
+// database also counts leases of a previous life clears the backlog too
+// early; the poll's claim finds those deliveries within PollInterval.
+func (pl *places) settle(p *pump) {
+	for ep := range pl.overflow {
+		p.backlog[ep] = true
+	}
+	if !pl.claimRan {
+		return
+	}
+	p.scan = len(pl.claimed) > 0 && sum(pl.claimed) >= pl.claimN
+	for ep, k := range pl.claimed {
+		if k >= pl.roomOf(ep) {
+			p.backlog[ep] = true
+		}
+	}
+	for ep := range p.backlog {
+		if pl.claimed[ep] < pl.roomOf(ep) {
+			delete(p.backlog, ep)
+		}
+	}
+}
+
+func sum(m map[string]int) int {
+	t := 0
+	for _, v := range m {
+		t += v
+	}
+	return t
 }
 
 // fanOutPerTurn bounds how many organizations one turn fans out.
 const fanOutPerTurn = 8
 
 // turn records outcomes, gives back leases of deliveries not sent, fans out
-// the organizations' new log entries and then leases up to n due
-// deliveries, in one transaction. Recording first frees the endpoints'
-// places for the claim that follows. held lists the deliveries this node
-// still holds (their endpoints are its own to fill). more lists the
-// organizations with log entries left to fan out.
-func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []string, n int, held []string) (
+// the organizations' new log entries and then leases due deliveries within
+// pl's places, in one transaction. Recording first frees the endpoints'
+// places for the claim that follows. With direct leasing (SQLite) the
+// fan-out leases fresh deliveries itself and the claim runs only when pl
+// says so. more lists the organizations with log entries left to fan out.
+// pl is nil when nothing is to be leased (shutdown).
+func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []string, pl *places) (
 	out []claimed, more []string, err error) {
-	if len(outcomes) == 0 && len(release) == 0 && len(orgs) == 0 && n <= 0 {
+	if len(outcomes) == 0 && len(release) == 0 && len(orgs) == 0 && (pl == nil || pl.n <= 0) {
 		return nil, nil, nil
 	}
 	var off []disabled
@@ -339,13 +528,19 @@ func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []
 			}
 		}
 		if len(release) > 0 {
-			if _, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET leased_until = 0
-				WHERE id IN (`+inList(1, len(release))+`) AND status IN ('pending', 'failed')`, anySlice(release)...); err != nil {
+			if _, err := execForIDs(ctx, tx, `UPDATE webhook_deliveries SET leased_until = 0
+				WHERE `+idsMarker+` AND status IN ('pending', 'failed')`, nil, release); err != nil {
 				return fmt.Errorf("release deliveries: %w", err)
 			}
 		}
+		if pl != nil {
+			// A repeated attempt of the function starts afresh.
+			pl.out, pl.claimRan, pl.claimed = nil, false, nil
+			clear(pl.overflow)
+			pl.now = s.now()
+		}
 		for _, org := range orgs {
-			_, left, err := s.fanOutTx(ctx, tx, org)
+			_, left, err := s.fanOutTx(ctx, tx, org, pl)
 			if err != nil {
 				return fmt.Errorf("fan out %s: %w", org, err)
 			}
@@ -353,10 +548,20 @@ func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []
 				more = append(more, org)
 			}
 		}
-		if n > 0 && ctx.Err() == nil {
-			if out, err = s.claim(ctx, tx, n, held); err != nil {
+		if pl == nil {
+			return nil
+		}
+		out = pl.out
+		if pl.claim && pl.n > 0 && ctx.Err() == nil {
+			got, err := s.claim(ctx, tx, pl.n, pl.held)
+			if err != nil {
 				return err
 			}
+			pl.claimRan, pl.claimN, pl.claimed = true, pl.n, map[string]int{}
+			for _, d := range got {
+				pl.claimed[d.endpoint.ID]++
+			}
+			out = append(out, got...)
 		}
 		return nil
 	})
@@ -367,6 +572,13 @@ func (s *Service) turn(ctx context.Context, outcomes []outcome, release, orgs []
 		s.notifyDisabled(ctx, d)
 	}
 	return out, more, nil
+}
+
+// leaseEnd is when a lease given now ends: it covers a wait behind the
+// endpoint's attempts in flight (the reserve sends PerEndpointInFlight at a
+// time) and the attempt itself.
+func (s *Service) leaseEnd(now time.Time) time.Time {
+	return now.Add(time.Duration(reserveDepth/PerEndpointInFlight)*s.cfg.AttemptTimeout + leaseSlack)
 }
 
 // inList is "$from, $from+1, …" for n values: the placeholders of an IN list
@@ -381,6 +593,47 @@ func inList(from, n int) string {
 		b.WriteString(strconv.Itoa(from + i))
 	}
 	return b.String()
+}
+
+// idsMarker stands for "id IN (…)" in the queries of execForIDs.
+const idsMarker = "{ids}"
+
+// execForIDs runs query for ids, its idsMarker standing for the ids'
+// condition after the fixed arguments ($1…$len(fixed)). On PostgreSQL it is
+// one statement with "id IN (…)" (one round trip). On SQLite it runs once
+// per id with "id = $n": the text never changes, so the store's prepared
+// statement is reused, where a new IN list would be parsed (parsing costs
+// more than the update itself, and the database is in process). It returns
+// how many rows changed.
+func execForIDs(ctx context.Context, tx *store.Tx, query string, fixed []any, ids []string) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	n := len(fixed) + 1
+	if tx.Dialect() == store.SQLite {
+		q := strings.Replace(query, idsMarker, "id = $"+strconv.Itoa(n), 1)
+		args := append(slices.Clone(fixed), nil)
+		var total int64
+		for _, id := range ids {
+			args[n-1] = id
+			res, err := tx.ExecContext(ctx, q, args...)
+			if err != nil {
+				return total, err
+			}
+			c, err := res.RowsAffected()
+			if err != nil {
+				return total, err
+			}
+			total += c
+		}
+		return total, nil
+	}
+	res, err := tx.ExecContext(ctx, strings.Replace(query, idsMarker, "id IN ("+inList(n, len(ids))+")", 1),
+		append(slices.Clone(fixed), anySlice(ids)...)...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }
 
 func anySlice(ids []string) []any {
@@ -400,12 +653,18 @@ func anySlice(ids []string) []any {
 func (s *Service) claim(ctx context.Context, tx *store.Tx, n int, held []string) ([]claimed, error) {
 	now := s.now()
 	nowUS := store.Micros(now)
-	leaseEnd := now.Add(time.Duration(reserveDepth/PerEndpointInFlight)*s.cfg.AttemptTimeout + leaseSlack)
+	leaseEnd := s.leaseEnd(now)
 	lease := store.Micros(leaseEnd)
 	// Leases not in held are another node's (or of this node's previous
-	// life): their endpoint is not claimed until they end.
+	// life): their endpoint is not claimed until they end. On SQLite one
+	// process owns the database, so there is no other node whose attempts
+	// could add to an endpoint's; leases of a previous life belong to a
+	// process that is gone. Not checking keeps the text of the claim the
+	// same from turn to turn (prepared once, not parsed each time).
 	others := "COUNT(*)"
-	if len(held) > 0 {
+	if tx.Dialect() == store.SQLite {
+		others, held = "0", nil
+	} else if len(held) > 0 {
 		others = "SUM(CASE WHEN id IN (" + inList(4, len(held)) + ") THEN 0 ELSE 1 END)"
 	}
 	args := append([]any{nowUS, reserveDepth, n}, anySlice(held)...)
@@ -454,24 +713,9 @@ func (s *Service) claim(ctx context.Context, tx *store.Tx, n int, held []string)
 	if len(got) == 0 {
 		return nil, nil
 	}
-	// The endpoints of the batch, read once each in one query.
-	eps := make(map[string]*WebhookEndpoint, len(epIDs))
-	erows, err := tx.QueryContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints WHERE id IN (`+inList(1, len(epIDs))+`)`,
-		anySlice(epIDs)...)
+	eps, err := endpointsByID(ctx, tx, epIDs)
 	if err != nil {
 		return nil, fmt.Errorf("claim: read endpoints: %w", err)
-	}
-	for erows.Next() {
-		e, err := scanEndpoint(erows)
-		if err != nil {
-			erows.Close()
-			return nil, err
-		}
-		eps[e.ID] = &e
-	}
-	erows.Close()
-	if err := erows.Err(); err != nil {
-		return nil, err
 	}
 	var skipped, dead, leased []string
 	var out []claimed
@@ -496,22 +740,49 @@ func (s *Service) claim(ctx context.Context, tx *store.Tx, n int, held []string)
 	if err := setFinal(ctx, tx, dead, StatusDead, nowUS); err != nil {
 		return nil, err
 	}
-	if len(leased) > 0 {
-		_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET leased_until = $1 WHERE id IN (`+inList(2, len(leased))+`)`,
-			append([]any{lease}, anySlice(leased)...)...)
-		if err != nil {
-			return nil, fmt.Errorf("lease deliveries: %w", err)
-		}
+	if _, err := execForIDs(ctx, tx, `UPDATE webhook_deliveries SET leased_until = $1 WHERE `+idsMarker, []any{lease}, leased); err != nil {
+		return nil, fmt.Errorf("lease deliveries: %w", err)
 	}
 	return out, nil
 }
 
-func setFinal(ctx context.Context, tx *store.Tx, ids []string, status string, now int64) error {
-	if len(ids) == 0 {
-		return nil
+// endpointsByID reads the endpoints with these ids (deleted ones are
+// missing from the map): one query on PostgreSQL, one prepared point query
+// each on SQLite (see execForIDs).
+func endpointsByID(ctx context.Context, tx *store.Tx, epIDs []string) (map[string]*WebhookEndpoint, error) {
+	eps := make(map[string]*WebhookEndpoint, len(epIDs))
+	scan := func(query string, args ...any) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			e, err := scanEndpoint(rows)
+			if err != nil {
+				return err
+			}
+			eps[e.ID] = &e
+		}
+		return rows.Err()
 	}
-	_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, next_attempt_at = 0, leased_until = 0, updated_at = $2
-		WHERE id IN (`+inList(3, len(ids))+`)`, append([]any{status, now}, anySlice(ids)...)...)
+	if tx.Dialect() == store.SQLite {
+		for _, id := range epIDs {
+			if err := scan(`SELECT `+endpointCols+` FROM webhook_endpoints WHERE id = $1`, id); err != nil {
+				return nil, err
+			}
+		}
+		return eps, nil
+	}
+	if err := scan(`SELECT `+endpointCols+` FROM webhook_endpoints WHERE id IN (`+inList(1, len(epIDs))+`)`, anySlice(epIDs)...); err != nil {
+		return nil, err
+	}
+	return eps, nil
+}
+
+func setFinal(ctx context.Context, tx *store.Tx, ids []string, status string, now int64) error {
+	_, err := execForIDs(ctx, tx, `UPDATE webhook_deliveries SET status = $1, next_attempt_at = 0, leased_until = 0, updated_at = $2
+		WHERE `+idsMarker, []any{status, now}, ids)
 	if err != nil {
 		return fmt.Errorf("set deliveries %s: %w", status, err)
 	}
@@ -588,45 +859,73 @@ func Backoff(n int, j float64) time.Duration {
 
 type disabled struct{ orgID, endpointID, url string }
 
-// record writes a batch of outcomes: one UPDATE for the deliveries (rows no
-// longer pending or failed — deleted, or moved by a replay meanwhile — are
-// left alone), one for the endpoints whose attempts all succeeded, and the
-// failure bookkeeping, outcome by outcome, for endpoints with a failure. It
-// returns the endpoints the batch disabled.
-func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]disabled, error) {
-	// One lock order (by id) for every writer of delivery rows in batches.
-	slices.SortFunc(batch, func(a, b outcome) int { return strings.Compare(a.d.id, b.d.id) })
+// result is what an outcome writes into its delivery row.
+type result struct {
+	id, status, errMsg string
+	attempts, code     int
+	next, at           int64
+}
+
+// resultOf applies the state machine to an outcome: succeeded, failed with
+// the next attempt on the schedule, or dead after the last attempt.
+func resultOf(o outcome) result {
+	r := result{id: o.d.id, status: StatusSucceeded, errMsg: o.errMsg, attempts: o.d.attempts + 1, code: o.code, at: store.Micros(o.at)}
+	if !o.ok {
+		r.status = StatusFailed
+		if r.attempts >= MaxAttempts {
+			r.status = StatusDead
+		} else {
+			r.next = store.Micros(o.at.Add(Backoff(r.attempts, rand.Float64())))
+		}
+	}
+	return r
+}
+
+// recordEach writes the results one prepared UPDATE each (SQLite: the text
+// never changes, see execForIDs). Rows no longer pending or failed are
+// left alone; it returns the ids it updated.
+func recordEach(ctx context.Context, tx *store.Tx, results []result) (map[string]bool, error) {
+	updated := make(map[string]bool, len(results))
+	for _, r := range results {
+		res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = $1, attempts = $2, next_attempt_at = $3,
+			leased_until = 0, last_attempt_at = $4, last_status_code = $5, last_error = $6, updated_at = $4
+			WHERE id = $7 AND status IN ('pending', 'failed')`, r.status, r.attempts, r.next, r.at, r.code, r.errMsg, r.id)
+		if err != nil {
+			return nil, fmt.Errorf("record outcome: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return nil, fmt.Errorf("record outcome: %w", err)
+		} else if n > 0 {
+			updated[r.id] = true
+		}
+	}
+	return updated, nil
+}
+
+// recordBatch writes the results in one UPDATE … FROM (VALUES …) (one round
+// trip on PostgreSQL). Rows no longer pending or failed are left alone; it
+// returns the ids it updated.
+func recordBatch(ctx context.Context, tx *store.Tx, results []result) (map[string]bool, error) {
 	var q strings.Builder
 	q.WriteString(`UPDATE webhook_deliveries SET status = v.column2, attempts = v.column3, next_attempt_at = v.column4,
 		leased_until = 0, last_attempt_at = v.column5, last_status_code = v.column6, last_error = v.column7, updated_at = v.column5
 		FROM (VALUES `)
 	// Only the delivery id and an error text are bound; numbers and
-	// statuses (our own constants) are written into the statement, since
-	// binding costs grow with the square of the number of parameters on
-	// SQLite. The casts type the columns for PostgreSQL.
-	args := make([]any, 0, len(batch))
-	for i, o := range batch {
-		attempts := o.d.attempts + 1
-		status, next := StatusSucceeded, int64(0)
-		if !o.ok {
-			status = StatusFailed
-			if attempts >= MaxAttempts {
-				status = StatusDead
-			} else {
-				next = store.Micros(o.at.Add(Backoff(attempts, rand.Float64())))
-			}
-		}
+	// statuses (our own constants) are written into the statement. The
+	// casts type the columns for PostgreSQL.
+	args := make([]any, 0, len(results))
+	for i, r := range results {
 		if i > 0 {
 			q.WriteString(", ")
 		}
-		args = append(args, o.d.id)
+		args = append(args, r.id)
 		errText := "''"
-		if o.errMsg != "" {
-			args = append(args, o.errMsg)
+		if r.errMsg != "" {
+			args = append(args, r.errMsg)
 			errText = "$" + strconv.Itoa(len(args))
 		}
 		fmt.Fprintf(&q, "($%d, '%s', CAST(%d AS INTEGER), CAST(%d AS BIGINT), CAST(%d AS BIGINT), CAST(%d AS INTEGER), CAST(%s AS TEXT))",
-			len(args)-min(1, len(o.errMsg)), status, attempts, next, store.Micros(o.at), o.code, errText)
+			len(args)-min(1, len(r.errMsg)), r.status, r.attempts, r.next, r.at, r.code, errText)
 	}
 	q.WriteString(`) AS v WHERE webhook_deliveries.id = v.column1 AND webhook_deliveries.status IN ('pending', 'failed')
 		RETURNING webhook_deliveries.id`)
@@ -634,18 +933,43 @@ func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]
 	if err != nil {
 		return nil, fmt.Errorf("record outcomes: %w", err)
 	}
-	updated := make(map[string]bool, len(batch))
+	defer rows.Close()
+	updated := make(map[string]bool, len(results))
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			rows.Close()
 			return nil, err
 		}
 		updated[id] = true
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("record outcomes: %w", err)
+	}
+	return updated, nil
+}
+
+// record writes a batch of outcomes: the deliveries (one UPDATE on
+// PostgreSQL, one prepared UPDATE each on SQLite; rows no longer pending or
+// failed — deleted, or moved by a replay meanwhile — are left alone), the
+// reset of the endpoints whose attempts all succeeded, and the
+// failure bookkeeping, outcome by outcome, for endpoints with a failure. It
+// returns the endpoints the batch disabled.
+func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]disabled, error) {
+	// One lock order (by id) for every writer of delivery rows in batches.
+	slices.SortFunc(batch, func(a, b outcome) int { return strings.Compare(a.d.id, b.d.id) })
+	results := make([]result, len(batch))
+	for i, o := range batch {
+		results[i] = resultOf(o)
+	}
+	var updated map[string]bool
+	var err error
+	if tx.Dialect() == store.SQLite {
+		updated, err = recordEach(ctx, tx, results)
+	} else {
+		updated, err = recordBatch(ctx, tx, results)
+	}
+	if err != nil {
+		return nil, err
 	}
 	// Endpoints with a failed attempt in the batch keep the sequential
 	// bookkeeping (count, auto-disable); the others only need their count
@@ -664,8 +988,8 @@ func (s *Service) record(ctx context.Context, tx *store.Tx, batch []outcome) ([]
 	}
 	slices.Sort(succeeded)
 	if len(succeeded) > 0 {
-		_, err := tx.ExecContext(ctx, `UPDATE webhook_endpoints SET failing_since = 0, failed_attempts = 0
-			WHERE id IN (`+inList(1, len(succeeded))+`) AND (failing_since <> 0 OR failed_attempts <> 0)`, anySlice(succeeded)...)
+		_, err := execForIDs(ctx, tx, `UPDATE webhook_endpoints SET failing_since = 0, failed_attempts = 0
+			WHERE `+idsMarker+` AND (failing_since <> 0 OR failed_attempts <> 0)`, nil, succeeded)
 		if err != nil {
 			return nil, fmt.Errorf("reset endpoint failures: %w", err)
 		}
