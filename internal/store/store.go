@@ -86,12 +86,21 @@ type DB struct {
 	// prepared statement.
 	wStmts sync.Map
 	wCount atomic.Int64
-	notify *notifier
+	// wSeen holds write texts run once: a text is prepared only when it
+	// comes again, so statements built with literals (one-off texts) do
+	// not fill the bounded cache and keep later statements out of it.
+	wSeen     sync.Map
+	wSeenSize atomic.Int64
+	notify    *notifier
 }
 
 // maxWriteStmts bounds the cache of prepared writes (queries built with a
-// variable number of placeholders make a few variants each).
-const maxWriteStmts = 1000
+// variable number of placeholders make a few variants each); maxWriteSeen
+// bounds the texts remembered as run once.
+const (
+	maxWriteStmts = 1000
+	maxWriteSeen  = 10000
+)
 
 // Open connects and checks the connection. It does not migrate.
 func Open(ctx context.Context, cfg Config) (*DB, error) {
@@ -320,7 +329,13 @@ func (tx *Tx) stmt(ctx context.Context, query string) *sql.Stmt {
 		return tx.tx.StmtContext(ctx, v.(*sql.Stmt))
 	}
 	if tx.db.wCount.Load() < maxWriteStmts && !strings.Contains(strings.TrimRight(query, " \t\n;"), ";") {
-		tx.unprepared = append(tx.unprepared, query)
+		if _, again := tx.db.wSeen.Load(query); again {
+			tx.unprepared = append(tx.unprepared, query)
+		} else if tx.db.wSeenSize.Load() < maxWriteSeen {
+			if _, loaded := tx.db.wSeen.LoadOrStore(query, struct{}{}); !loaded {
+				tx.db.wSeenSize.Add(1)
+			}
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -201,7 +202,7 @@ func TestSavepointUndoesOnlyItsUnit(t *testing.T) {
 	})
 }
 
-// Writes run prepared from the second transaction on (SQLite): results,
+// Writes run prepared from the third transaction on (SQLite): results,
 // errors and rollbacks behave as unprepared.
 func TestPreparedWritesAcrossTransactions(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -243,6 +244,36 @@ func TestPreparedWritesAcrossTransactions(t *testing.T) {
 		var n int
 		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM organizations WHERE id LIKE 'org_p%'`).Scan(&n); err != nil || n != 3 {
 			t.Errorf("%d rows (err %v), want 3", n, err)
+		}
+	})
+}
+
+// A write text run only once (literals in the text) is not prepared, so
+// one-off texts cannot fill the bounded cache; a text run twice is.
+func TestOneOffWritesNotPrepared(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		if db.Dialect() != store.SQLite {
+			t.Skip("pgx caches its own statements")
+		}
+		ctx := context.Background()
+		exec := func(q string) {
+			t.Helper()
+			if err := db.InTx(ctx, func(tx *store.Tx) error { _, err := tx.ExecContext(ctx, q); return err }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := db.PreparedWrites()
+		for i := range 50 {
+			exec(fmt.Sprintf(`INSERT INTO organizations (id, name, plan, mail_domain, created_at) VALUES ('org_once%d', 'x', 'paid', 'x.test', 1)`, i))
+		}
+		if got := db.PreparedWrites() - before; got != 0 {
+			t.Fatalf("%d one-off texts prepared, want 0", got)
+		}
+		const again = `UPDATE organizations SET name = 'y' WHERE id = 'org_once1'`
+		exec(again)
+		exec(again)
+		if got := db.PreparedWrites() - before; got != 1 {
+			t.Fatalf("%d texts prepared after one ran twice, want 1", got)
 		}
 	})
 }
