@@ -103,6 +103,9 @@ type injectionRules struct {
 	uniEsc     *regexp.Regexp
 	rotHint    filteredRe
 	negation   *regexp.Regexp
+	// lex reads the signals in every language with a word table
+	// (lexicon.go, lexdata.go).
+	lex *lexIndex
 	// gates lists, per signal, words at least one of which every pattern
 	// of that signal needs. Checking them with strings.Contains first
 	// keeps screening fast: most paragraphs skip most patterns.
@@ -141,6 +144,7 @@ func newInjectionRules() *injectionRules {
 		negation: regexp.MustCompile(`(?:(?:\bnever|\bnot|n't|\bno need to|\bnunca|\bjamais|\bnie|\bnicht|\bniemals|\bnão|\bnao|\bniet|\bnooit|\bnigdy|\basla|(?:^|[^\pL])(?:не|никогда|ne|mai))[^\pL\pN]+(?:[\pL\pN_'-]+[^\pL\pN]+){0,3}|(?:不要|请勿|切勿|請勿|不得|禁止|绝不|絕不|決して|絶対に).{0,6})$`),
 	}
 	r.compact = newCompactRules()
+	r.lex = newLexIndex(lexTables())
 	add := func(sig signal, negatable bool, exprs ...string) {
 		for _, e := range exprs {
 			r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: requiredLiterals(e)})
@@ -546,7 +550,11 @@ func (r *injectionRules) signals(p string) sigSet {
 }
 
 func (r *injectionRules) signalsOf(p string) sigSet {
-	var set sigSet
+	var quoted [][]int
+	if mayMatch(r.quoted.need, p) {
+		quoted = r.quoted.re.FindAllStringIndex(p, -1)
+	}
+	set := r.lex.scan(p, quoted)
 	flat := strings.ReplaceAll(p, "\n", " ")
 	// Reported speech is removed before matching order-like signals.
 	unq := r.quoted.ReplaceAllString(flat, "")
