@@ -103,6 +103,8 @@ type injectionRules struct {
 	uniEsc     *regexp.Regexp
 	rotHint    filteredRe
 	negation   *regexp.Regexp
+	// selfOwned finds first-person possessives inside an override match.
+	selfOwned filteredRe
 	// lex reads the signals in every language with a word table
 	// (lexicon.go, lexdata.go).
 	lex *lexIndex
@@ -144,6 +146,7 @@ func newInjectionRules() *injectionRules {
 		negation: regexp.MustCompile(`(?:(?:\bnever|\bnot|n't|\bno need to|\bnunca|\bjamais|\bnie|\bnicht|\bniemals|\bnão|\bnao|\bniet|\bnooit|\bnigdy|\basla|(?:^|[^\pL])(?:не|никогда|ne|mai))[^\pL\pN]+(?:[\pL\pN_'-]+[^\pL\pN]+){0,3}|(?:不要|请勿|切勿|請勿|不得|禁止|绝不|絕不|決して|絶対に).{0,6})$`),
 	}
 	r.compact = newCompactRules()
+	r.selfOwned = mustFiltered(`(?:^|[^\pL])(?:my|meine[nr]?|mes|mis|mie|miei|mijn|mina|mine|mitt|moje|moich|мои|моих|мої|minhas|meus)[^\pL]`)
 	r.lex = newLexIndex(lexTables())
 	add := func(sig signal, negatable bool, exprs ...string) {
 		for _, e := range exprs {
@@ -597,6 +600,10 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 		}
 		for _, loc := range pt.re.FindAllStringIndex(subject, 4) {
 			start := max(0, loc[0]-40)
+			if pt.sig == sigOverride && r.selfOwned.MatchString(subject[loc[0]:loc[1]]) {
+				// "Ignore my instructions from yesterday": a correction.
+				continue
+			}
 			if !r.negation.MatchString(subject[start:loc[0]]) {
 				set.add(pt.sig)
 				break

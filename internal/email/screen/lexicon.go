@@ -45,6 +45,7 @@ const (
 	lcConceal                 // "do not tell anyone", "without confirmation", "delete the traces"
 	lcRole                    // role play: "pretend you are"
 	lcNeg                     // negations: "never", "inte", "ne", "μην"
+	lcMine                    // first-person possessives: "my", "meine", "mina"
 	numLexCats
 )
 
@@ -572,7 +573,15 @@ func (t *lexText) pairEmail() bool {
 // override reports an override verb with an instruction noun, "new
 // instructions:" or "from now on ... a new rule", or role play.
 func (t *lexText) override() bool {
-	if t.pair(lcOverride, t.hits[lcInstr]) {
+	// "Ignore my instructions from yesterday" is a person correcting
+	// their own mail, not an attack on the agent's instructions.
+	var instr []lexHit
+	for _, o := range t.hits[lcInstr] {
+		if !t.ownedBySender(o) {
+			instr = append(instr, o)
+		}
+	}
+	if t.pair(lcOverride, instr) {
 		return true
 	}
 	for _, r := range t.hits[lcRole] {
@@ -612,6 +621,16 @@ func (t *lexText) colonAfter(from int) bool {
 			continue
 		}
 		return false
+	}
+	return false
+}
+
+// ownedBySender reports a first-person possessive just before the noun o.
+func (t *lexText) ownedBySender(o lexHit) bool {
+	for _, m := range t.hits[lcMine] {
+		if m.sent == o.sent && gap(m, o) <= 12 {
+			return true
+		}
 	}
 	return false
 }
