@@ -236,6 +236,7 @@ func isSentenceEnd(r rune) bool {
 func (x *lexIndex) prepare(p string, quoted [][]int) *lexText {
 	t := &lexText{runes: []rune(p), sentStart: []int{0}}
 	rs := t.runes
+	ascii := len(rs) == len(p)
 	// Byte offset of each rune, to map the quoted byte ranges.
 	inQuote := func(int) bool { return false }
 	if len(quoted) > 0 {
@@ -276,7 +277,13 @@ func (x *lexIndex) prepare(p string, quoted [][]int) *lexText {
 		for j < len(rs) && isWordRune(rs[j]) {
 			j++
 		}
-		t.toks = append(t.toks, lexTok{s: foldText(string(rs[i:j])), start: i, end: j, sent: sent, lineStart: lineStart, quoted: inQuote(i)})
+		var w string
+		if ascii {
+			w = p[i:j] // rune and byte offsets agree; no copy needed
+		} else {
+			w = foldText(string(rs[i:j]))
+		}
+		t.toks = append(t.toks, lexTok{s: w, start: i, end: j, sent: sent, lineStart: lineStart, quoted: inQuote(i)})
 		lineStart = false
 		i = j
 	}

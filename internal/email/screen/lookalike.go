@@ -475,18 +475,19 @@ func caseSkeleton(addr string, sd senderDomain) string {
 	if raw == strings.ToLower(raw) || !isASCII(raw) {
 		return ""
 	}
-	// The registrable label is the same number of bytes in ASCII.
+	// Cut the registrable label out of the domain as written: the same
+	// labels, in ASCII, as sd.reg.
 	parts := strings.Split(raw, ".")
 	n := strings.Count(sd.reg, ".") + 1
 	if len(parts) < n {
 		return ""
 	}
-	label := strings.Join(parts[len(parts)-n:], ".")
-	label = label[:len(sd.label)]
-	if strings.ToLower(label) != sd.label {
+	reg := strings.Join(parts[len(parts)-n:], ".")
+	label := strings.TrimSuffix(sd.reg, "."+sd.suffix)
+	if !strings.EqualFold(reg, sd.reg) || len(label) > len(reg) || strings.Contains(label, "xn--") {
 		return ""
 	}
-	return strings.ToLower(confusable.Skeleton(label))
+	return strings.ToLower(confusable.Skeleton(reg[:len(label)]))
 }
 
 // sharesLeadWithLure catches an organization's or correspondent's
