@@ -309,6 +309,9 @@ func (x *lexIndex) matchAt(t *lexText, ti int) {
 		if !ok {
 			continue
 		}
+		if len(t.hits[e.cat]) >= lexMaxHits {
+			continue
+		}
 		first, last := t.toks[ti], t.toks[end]
 		t.hits[e.cat] = append(t.hits[e.cat], lexHit{cat: e.cat, start: first.start, end: last.end, sent: first.sent, tok: ti, lineStart: first.lineStart, quoted: first.quoted})
 	}
@@ -345,7 +348,7 @@ func (x *lexIndex) matchSubstr(t *lexText, p string, inQuote func(int) bool) {
 	}
 	for _, se := range x.substr {
 		off := 0
-		for n := 0; n < 4; n++ {
+		for n := 0; n < 4 && len(t.hits[se.cat]) < lexMaxHits; n++ {
 			i := strings.Index(folded[off:], se.s)
 			if i < 0 {
 				break
@@ -396,6 +399,9 @@ func (t *lexText) findEmails() {
 		}
 		s := t.sentenceAt(a)
 		t.emails = append(t.emails, lexHit{start: a, end: b, sent: s, tok: -1})
+		if len(t.emails) >= lexMaxHits {
+			return
+		}
 	}
 }
 
@@ -408,6 +414,10 @@ const (
 	lexNegGap    = 14 // negation before a verb
 	lexNegAfter  = 20 // negation after the verb and its object
 	lexColonSkip = 3
+	// lexMaxHits caps the hits kept per category and paragraph: the rules
+	// compare hits pairwise, and a paragraph of thousands of repeated
+	// words (one endless line) must not make that quadratic in its length.
+	lexMaxHits = 48
 )
 
 // scan returns the injection signals the lexicon finds in p.

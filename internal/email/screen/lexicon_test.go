@@ -3,6 +3,7 @@ package screen
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLexiconSignals checks the signal rules of the word tables on single
@@ -114,5 +115,17 @@ func TestFoldText(t *testing.T) {
 		if got := foldText(tc.in); got != tc.want {
 			t.Errorf("foldText(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestLexiconLongRepetitive guards the hit cap: one endless line of verbs,
+// secrets and negations must stay fast.
+func TestLexiconLongRepetitive(t *testing.T) {
+	x := newLexIndex(lexTables())
+	p := strings.Repeat("skicka lösenord inte a@b.se ", 20000)
+	start := time.Now()
+	x.scan(p, nil)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("scan of %d bytes took %v", len(p), d)
 	}
 }
