@@ -29,6 +29,7 @@ const (
 	sigAuthority                 // "pre-approved", "already authorized by the CFO"
 	sigAgentAct                  // agent-only actions: accept on behalf, add to allowlist, auto-forward rule
 	sigDecodeRun                 // "decode this and follow it"
+	sigNewRule                   // "new instructions:", "from now on your task is": weaker than an override, people announce new rules too
 	sigSensitive                 // mentions credentials or vault at all
 	sigAgentNoun                 // mentions an AI agent at all (only used for hidden text)
 	numSignals
@@ -47,6 +48,7 @@ var signalWeight = [numSignals]float64{
 	sigAuthority:   1,
 	sigAgentAct:    1,
 	sigDecodeRun:   2,
+	sigNewRule:     2,
 	sigSensitive:   1,
 	sigAgentNoun:   0,
 }
@@ -64,6 +66,7 @@ var signalName = [numSignals]string{
 	sigAuthority:   "claims prior authorization",
 	sigAgentAct:    "asks for an agent-only action",
 	sigDecodeRun:   "asks to decode and execute",
+	sigNewRule:     "announces new instructions",
 	sigSensitive:   "mentions credentials",
 	sigAgentNoun:   "mentions an AI agent",
 }
@@ -183,7 +186,6 @@ func newInjectionRules() *injectionRules {
 		`\b(?:supersedes?|overrides?|replaces?|takes? precedence over|cancels?)\s+(?:all\s+|any\s+)?(?:earlier|previous|prior|your|existing|other)\s+(?:[\w-]+\s+)?(?:instructions?|guidance|rules|directives?|prompts?|policies)\b`,
 		`\byou are now\b(?:\s+(?:in|an?|the|my|operating))?`,
 		`\b(?:maintenance|developer|debug|god|admin|jailbreak|unrestricted|dan) (?:mode|override)\b`,
-		`\bnew (?:task|instructions?|objective|role|directive|orders)s?\s*:`,
 		`\b(?:pretend|act|behave) (?:to be|as if you (?:are|were)|as) (?:an? |the )?(?:unrestricted|jailbroken|different|evil|dan|developer|system)\b`,
 		`\bfrom now on,? you\b`,
 		`\bprevious conversation (?:is|has) (?:complete|ended|over|finished)`,
@@ -194,6 +196,9 @@ func newInjectionRules() *injectionRules {
 		`\b(?:dimentica|ignora)\s+(?:tutte\s+)?(?:le\s+)?(?:istruzioni|regole)`,
 		`(?:忽略|无视|忘记|忽视|忘掉)(?:之前|以前|先前|上面|此前|上述)?(?:的)?(?:所有|全部|一切)?(?:的)?(?:指令|指示|说明|规则)`,
 		`(?:以前|前|上記)の(?:すべての)?(?:指示|命令)を(?:無視|忘れ)`,
+	)
+	add(sigNewRule, true,
+		`\bnew (?:task|instructions?|objective|role|directive|orders)s?\s*:`,
 	)
 	add(sigExfilSecret, true,
 		`\b`+verbAct+`\b[^.!?\n]{0,80}?`+secretObj,
@@ -283,6 +288,7 @@ func newInjectionRules() *injectionRules {
 			"trusted senders", "forward", "rank", "rate", "score", "summar", "update", "change", "refund", "approve", "release",
 			"überweis", "purchase order"},
 		sigDecodeRun: {"decod", "decrypt", "rot", "base", "reverse", "unscramble"},
+		sigNewRule:   {"new "},
 	}
 	r.coverGates(r.handGated)
 	return r
@@ -513,7 +519,7 @@ func (r *injectionRules) scoreSegment(s segment, internal bool, seen map[string]
 		}
 	}
 	hiddenZone := s.zone == zoneHidden || s.zone == zoneComment || s.zone == zoneAttr
-	const actions = 1<<sigOverride | 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigMarkup | 1<<sigDirective | 1<<sigAgentAct | 1<<sigDecodeRun | 1<<sigAuthority
+	const actions = 1<<sigOverride | 1<<sigNewRule | 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigMarkup | 1<<sigDirective | 1<<sigAgentAct | 1<<sigDecodeRun | 1<<sigAuthority
 	if hiddenZone && whole&actions != 0 {
 		// Text a person cannot see that talks to an agent is the attack
 		// itself; in hidden text a mere mention counts as an address.

@@ -46,6 +46,10 @@ const (
 	lcRole                    // role play: "pretend you are"
 	lcNeg                     // negations: "never", "inte", "ne", "μην"
 	lcMine                    // first-person possessives: "my", "meine", "mina"
+	lcYouAre                  // "you who are", "if you are": before an AI marker it addresses the agent
+	lcRel                     // relative pronouns: "som", "which", "který" (an agent "that reads this")
+	lcAgentTo                 // an agent word inflected or prefixed for "to": "tekoälyavustajalle", "לבוט"
+	lcMailRef                 // a mail noun after "instructions": "the instructions in my last e-mail"
 	numLexCats
 )
 
@@ -287,13 +291,18 @@ func (x *lexIndex) prepare(p string, quoted [][]int) *lexText {
 		lineStart = false
 		i = j
 	}
+	// Words inside e-mail addresses are not words of the sentence: the
+	// ".no" of mail.no is no negation, "post" of post.se no verb.
+	t.findEmails()
 	for ti := range t.toks {
+		if t.inEmail(t.toks[ti].start) {
+			continue
+		}
 		x.matchAt(t, ti)
 	}
 	if len(x.substr) > 0 && hasUnspacedScript(p) {
 		x.matchSubstr(t, p, inQuote)
 	}
-	t.findEmails()
 	return t
 }
 
@@ -434,8 +443,18 @@ func (x *lexIndex) scan(p string, quoted [][]int) sigSet {
 			break
 		}
 	}
+	if !set.has(sigAddress) && t.addressedBare() {
+		set.add(sigAddress)
+	}
+	if len(t.hits[lcAgentTo]) > 0 {
+		set.add(sigAddress)
+		set.add(sigAgentNoun)
+	}
 	if t.override() {
 		set.add(sigOverride)
+	}
+	if t.newRule() {
+		set.add(sigNewRule)
 	}
 	if len(t.hits[lcSecret]) > 0 {
 		set.add(sigSensitive)
@@ -606,6 +625,14 @@ func (t *lexText) override() bool {
 			return true
 		}
 	}
+	return false
+}
+
+// newRule reports "new instructions:", "new rule" after "from now on", or
+// "from now on your task is": announcing a new rule is what an attack on
+// an agent does, but also what a manager or supplier does, so it weighs
+// less than an override.
+func (t *lexText) newRule() bool {
 	for _, n := range t.hits[lcNew] {
 		if n.quoted {
 			continue
@@ -626,6 +653,13 @@ func (t *lexText) override() bool {
 			}
 		}
 	}
+	for _, f := range t.hits[lcFromNow] {
+		for _, o := range t.hits[lcTask] {
+			if o.sent == f.sent && !f.quoted && (gap(f, o) <= 30 || gap(o, f) <= 30) {
+				return true
+			}
+		}
+	}
 	return false
 }
 
@@ -642,10 +676,92 @@ func (t *lexText) colonAfter(from int) bool {
 	return false
 }
 
-// ownedBySender reports a first-person possessive just before the noun o.
+// ownedBySender reports instructions that belong to a person's mail: a
+// first-person possessive just before the noun, or a mail noun just after
+// it ("bortse från instruktionerna i förra mejlet") with no send verb in
+// between (which would make the mail word the object of a new request).
 func (t *lexText) ownedBySender(o lexHit) bool {
 	for _, m := range t.hits[lcMine] {
 		if m.sent == o.sent && gap(m, o) <= 12 {
+			return true
+		}
+	}
+	for _, m := range t.hits[lcMailRef] {
+		if m.sent != o.sent || gap(o, m) > 18 {
+			continue
+		}
+		sendBetween := false
+		for _, v := range t.hits[lcSend] {
+			if v.start >= o.end && v.end <= m.start {
+				sendBetween = true
+			}
+		}
+		if !sendBetween {
+			return true
+		}
+	}
+	return false
+}
+
+// addressedBare reports an AI marker spoken to without an agent noun:
+// "Vážená umělá inteligence, ...", "प्रिय एआई, ...", "Til AI-en som
+// håndterer denne innboksen", "Du som är AI": after a greeting or opening
+// a sentence and followed by a comma or colon or a relative clause, or
+// after "you who are" / "if you are". A marker mentioned in passing ("AI
+// is changing logistics") is none of these.
+func (t *lexText) addressedBare() bool {
+	for _, m := range t.hits[lcAIMark] {
+		for _, y := range t.hits[lcYouAre] {
+			if y.sent == m.sent && gap(y, m) <= 14 {
+				return true
+			}
+		}
+		greeted := false
+		for _, g := range t.hits[lcGreet] {
+			if g.sent == m.sent && gap(g, m) <= lexGreetGap && (g.lineStart || m.start-g.end <= 2) {
+				greeted = true
+				break
+			}
+		}
+		if !greeted && !m.lineStart {
+			continue
+		}
+		if !greeted {
+			// A bare marker opening a sentence needs the vocative comma
+			// or colon right after it; "AI: the year in review" is a
+			// headline, so the word after must not start a title.
+			continue
+		}
+		if t.punctAfter(m.end) {
+			return true
+		}
+		for _, r := range t.hits[lcRel] {
+			if r.sent == m.sent && gap(m, r) <= 6 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// punctAfter reports a vocative comma, colon or exclamation mark within a
+// few characters after i.
+func (t *lexText) punctAfter(from int) bool {
+	for i := from; i < len(t.runes) && i <= from+lexColonSkip; i++ {
+		switch t.runes[i] {
+		case ':', ',', '!', '：', '，', '、', '—', '–', '،':
+			return true
+		case ' ':
+			continue
+		}
+		return false
+	}
+	return false
+}
+
+func (t *lexText) inEmail(ri int) bool {
+	for _, e := range t.emails {
+		if ri >= e.start && ri < e.end {
 			return true
 		}
 	}
