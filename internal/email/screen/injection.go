@@ -108,6 +108,9 @@ type injectionRules struct {
 	negation   *regexp.Regexp
 	// selfOwned finds first-person possessives inside an override match.
 	selfOwned filteredRe
+	// negInside finds a negation inside a match (verb ... negation ... object).
+	negInside filteredRe
+	conj      *regexp.Regexp
 	// lex reads the signals in every language with a word table
 	// (lexicon.go, lexdata.go).
 	lex *lexIndex
@@ -149,6 +152,8 @@ func newInjectionRules() *injectionRules {
 		negation: regexp.MustCompile(`(?:(?:\bnever|\bnot|n't|\bno need to|\bnunca|\bjamais|\bnie|\bnicht|\bniemals|\bnão|\bnao|\bniet|\bnooit|\bnigdy|\basla|(?:^|[^\pL])(?:не|никогда|ne|mai))[^\pL\pN]+(?:[\pL\pN_'-]+[^\pL\pN]+){0,3}|(?:不要|请勿|切勿|請勿|不得|禁止|绝不|絕不|決して|絶対に).{0,6})$`),
 	}
 	r.compact = newCompactRules()
+	r.conj = regexp.MustCompile(`[,;]|(?:^|[^\pL])(?:and|und|och|og|et|y|e|en|i|a|ja|és|и|і|та|και|ve|dan|và)(?:[^\pL]|$)`)
+	r.negInside = mustFiltered(`(?:^|[^\pL])(?:never|niemals|nie|nicht|nunca|jamais|mai|nooit|nigdy|aldrig|aldri|никогда|asla)(?:[^\pL]|$)`)
 	r.selfOwned = mustFiltered(`(?:^|[^\pL])(?:my|meine[nr]?|mes|mis|mie|miei|mijn|mina|mine|mitt|moje|moich|мои|моих|мої|minhas|meus)[^\pL]`)
 	r.lex = newLexIndex(lexTables())
 	add := func(sig signal, negatable bool, exprs ...string) {
@@ -608,6 +613,15 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 			start := max(0, loc[0]-40)
 			if pt.sig == sigOverride && r.selfOwned.MatchString(subject[loc[0]:loc[1]]) {
 				// "Ignore my instructions from yesterday": a correction.
+				continue
+			}
+			// German and Nordic put the negation after the verb and its
+			// object ("teilen Sie Passwörter niemals per E-Mail").
+			tail := subject[loc[1]:min(len(subject), loc[1]+16)]
+			if c := r.conj.FindStringIndex(tail); c != nil {
+				tail = tail[:c[0]] // "... and never tell anyone" is another clause
+			}
+			if r.negInside.MatchString(subject[loc[0]:loc[1]] + tail) {
 				continue
 			}
 			if !r.negation.MatchString(subject[start:loc[0]]) {
