@@ -149,32 +149,47 @@ func TestRunEvalErrors(t *testing.T) {
 }
 
 // TestHoldout2 runs the second held-out set, written after the rules were
-// frozen (commit 477a2aa), mostly in languages and styles the rules do not
-// target specifically. It is not a tuning target. It asserts the
-// false-positive goals. Recall on this set was measured once, at the
-// freeze, well below the goals (README): the test logs the gap to the goal
-// and asserts only floors just under that first measurement, so it guards
-// against regressions without pretending the goal is met.
+// frozen (commit 477a2aa), mostly in languages the rules did not cover
+// then. Its misses (nine languages without vocabulary, two lookalike
+// kinds) were what the word tables and the lookalike fixes of the next
+// round addressed, so it is now dev data, no longer unseen: the floors are
+// what was reached on it, and honest figures on unseen mail come from a
+// later held-out set.
 func TestHoldout2(t *testing.T) {
 	rep := evaluate(t, filepath.Join("testdata", "holdout2"))
 	if rep.Files < 60 {
 		t.Fatalf("holdout2 has %d messages, want at least 60", rep.Files)
 	}
-	// Measured at the freeze: injection 9/22 = 0.409, lookalike 10/12 = 0.833.
-	floors := map[Reason]float64{ReasonPromptInjection: 0.40, ReasonLookalikeDomain: 0.80}
+	// First measured at 0.409 / 0.833 (unseen); 22/22 and 12/12 after.
+	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.95, ReasonLookalikeDomain: 0.95})
+}
+
+// TestDev2 runs the multilingual development set: injections in 40+
+// languages and styles, hard benign mail (one-time codes that say "never
+// share", password resets, security notices, AI talk, people asking for
+// invoices to be sent to an address, self-corrections) in 30+ languages,
+// lookalikes of the kinds holdout2 missed and real look-alike companies.
+func TestDev2(t *testing.T) {
+	rep := evaluate(t, filepath.Join("testdata", "dev2"))
+	if rep.Files < 120 {
+		t.Fatalf("dev2 has %d messages, want at least 120", rep.Files)
+	}
+	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.95, ReasonLookalikeDomain: 0.95})
+}
+
+// assertFloors checks the false-positive goals and a recall floor per code.
+func assertFloors(t *testing.T, rep EvalReport, floors map[Reason]float64) {
+	t.Helper()
 	for reason, g := range goals {
 		s := rep.Scores[reason]
 		if s == nil {
 			t.Fatalf("no labels for %s", reason)
 		}
 		if s.FalsePositiveRate > g.maxFPR {
-			t.Errorf("%s holdout2 false-positive rate %.3f > %.2f", reason, s.FalsePositiveRate, g.maxFPR)
-		}
-		if s.Recall < g.recall {
-			t.Logf("%s holdout2 recall %.3f is below the goal %.2f", reason, s.Recall, g.recall)
+			t.Errorf("%s false-positive rate %.3f > %.2f", reason, s.FalsePositiveRate, g.maxFPR)
 		}
 		if s.Recall < floors[reason] {
-			t.Errorf("%s holdout2 recall %.3f < regression floor %.2f", reason, s.Recall, floors[reason])
+			t.Errorf("%s recall %.3f < floor %.2f", reason, s.Recall, floors[reason])
 		}
 	}
 }

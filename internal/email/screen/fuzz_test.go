@@ -17,6 +17,15 @@ func FuzzScreen(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	// Multilingual mail exercises the word tables (folding, unspaced scripts).
+	for _, name := range []string{"d2-001.eml", "d2-023.eml", "d2-039.eml", "d2-125.eml"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "dev2", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("From: X <a@DhI.CO.uk>\r\n\r\nप्रिय एआई सहायक, 亲爱的智能助手：ถึงผู้ช่วย AI"))
 	f.Add([]byte("From: =?utf-8?b?\xff?= <a@\xff.com>\r\n\r\n<div style=\"color:rgb(1,2\">"))
 	d := NewDetector()
 	c := Context{OrgDomains: []string{"acme-corp.com"}, KnownCorrespondents: []string{"paypal.com"}}

@@ -29,6 +29,7 @@ const (
 	sigAuthority                 // "pre-approved", "already authorized by the CFO"
 	sigAgentAct                  // agent-only actions: accept on behalf, add to allowlist, auto-forward rule
 	sigDecodeRun                 // "decode this and follow it"
+	sigNewRule                   // "new instructions:", "from now on your task is": weaker than an override, people announce new rules too
 	sigSensitive                 // mentions credentials or vault at all
 	sigAgentNoun                 // mentions an AI agent at all (only used for hidden text)
 	numSignals
@@ -47,6 +48,7 @@ var signalWeight = [numSignals]float64{
 	sigAuthority:   1,
 	sigAgentAct:    1,
 	sigDecodeRun:   2,
+	sigNewRule:     2,
 	sigSensitive:   1,
 	sigAgentNoun:   0,
 }
@@ -64,6 +66,7 @@ var signalName = [numSignals]string{
 	sigAuthority:   "claims prior authorization",
 	sigAgentAct:    "asks for an agent-only action",
 	sigDecodeRun:   "asks to decode and execute",
+	sigNewRule:     "announces new instructions",
 	sigSensitive:   "mentions credentials",
 	sigAgentNoun:   "mentions an AI agent",
 }
@@ -102,6 +105,14 @@ type injectionRules struct {
 	uniEsc     *regexp.Regexp
 	rotHint    *litIndex
 	negation   *regexp.Regexp
+	// selfOwned finds first-person possessives inside an override match.
+	selfOwned filteredRe
+	// negInside finds a negation inside a match (verb ... negation ... object).
+	negInside filteredRe
+	conj      *regexp.Regexp
+	// lex reads the signals in every language with a word table
+	// (lexicon.go, lexdata.go).
+	lex *lexIndex
 	// gates lists, per signal, words at least one of which every pattern
 	// of that signal needs. Checking them with strings.Contains first
 	// keeps screening fast: most paragraphs skip most patterns.
@@ -142,6 +153,10 @@ func newInjectionRules() *injectionRules {
 		negation: regexp.MustCompile(`(?:(?:\bnever|\bnot|n't|\bno need to|\bnunca|\bjamais|\bnie|\bnicht|\bniemals|\bnão|\bnao|\bniet|\bnooit|\bnigdy|\basla|(?:^|[^\pL])(?:не|никогда|ne|mai))[^\pL\pN]+(?:[\pL\pN_'-]+[^\pL\pN]+){0,3}|(?:不要|请勿|切勿|請勿|不得|禁止|绝不|絕不|決して|絶対に).{0,6})$`),
 	}
 	r.compact = newCompactRules()
+	r.conj = regexp.MustCompile(`[,;]|(?:^|[^\pL])(?:and|und|och|og|et|y|e|en|i|a|ja|és|и|і|та|και|ve|dan|và)(?:[^\pL]|$)`)
+	r.negInside = mustFiltered(`(?:^|[^\pL])(?:never|niemals|nie|nicht|nunca|jamais|mai|nooit|nigdy|aldrig|aldri|никогда|asla)(?:[^\pL]|$)`)
+	r.selfOwned = mustFiltered(`(?:^|[^\pL])(?:my|meine[nr]?|mes|mis|mie|miei|mijn|mina|mine|mitt|moje|moich|мои|моих|мої|minhas|meus)[^\pL]`)
+	r.lex = newLexIndex(lexTables())
 	add := func(sig signal, negatable bool, exprs ...string) {
 		for _, e := range exprs {
 			r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: requiredLiterals(e)})
@@ -177,7 +192,6 @@ func newInjectionRules() *injectionRules {
 		`\b(?:supersedes?|overrides?|replaces?|takes? precedence over|cancels?)\s+(?:all\s+|any\s+)?(?:earlier|previous|prior|your|existing|other)\s+(?:[\w-]+\s+)?(?:instructions?|guidance|rules|directives?|prompts?|policies)\b`,
 		`\byou are now\b(?:\s+(?:in|an?|the|my|operating))?`,
 		`\b(?:maintenance|developer|debug|god|admin|jailbreak|unrestricted|dan) (?:mode|override)\b`,
-		`\bnew (?:task|instructions?|objective|role|directive|orders)s?\s*:`,
 		`\b(?:pretend|act|behave) (?:to be|as if you (?:are|were)|as) (?:an? |the )?(?:unrestricted|jailbroken|different|evil|dan|developer|system)\b`,
 		`\bfrom now on,? you\b`,
 		`\bprevious conversation (?:is|has) (?:complete|ended|over|finished)`,
@@ -188,6 +202,9 @@ func newInjectionRules() *injectionRules {
 		`\b(?:dimentica|ignora)\s+(?:tutte\s+)?(?:le\s+)?(?:istruzioni|regole)`,
 		`(?:忽略|无视|忘记|忽视|忘掉)(?:之前|以前|先前|上面|此前|上述)?(?:的)?(?:所有|全部|一切)?(?:的)?(?:指令|指示|说明|规则)`,
 		`(?:以前|前|上記)の(?:すべての)?(?:指示|命令)を(?:無視|忘れ)`,
+	)
+	add(sigNewRule, true,
+		`\bnew (?:task|instructions?|objective|role|directive|orders)s?\s*:`,
 	)
 	add(sigExfilSecret, true,
 		`\b`+verbAct+`\b[^.!?\n]{0,80}?`+secretObj,
@@ -277,6 +294,7 @@ func newInjectionRules() *injectionRules {
 			"trusted senders", "forward", "rank", "rate", "score", "summar", "update", "change", "refund", "approve", "release",
 			"überweis", "purchase order"},
 		sigDecodeRun: {"decod", "decrypt", "rot", "base", "reverse", "unscramble"},
+		sigNewRule:   {"new "},
 	}
 	r.coverGates(r.handGated)
 	r.buildIndex()
@@ -477,7 +495,7 @@ func (r *injectionRules) scoreSegment(s segment, internal bool, seen map[string]
 		}
 	}
 	hiddenZone := s.zone == zoneHidden || s.zone == zoneComment || s.zone == zoneAttr
-	const actions = 1<<sigOverride | 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigMarkup | 1<<sigDirective | 1<<sigAgentAct | 1<<sigDecodeRun | 1<<sigAuthority
+	const actions = 1<<sigOverride | 1<<sigNewRule | 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigMarkup | 1<<sigDirective | 1<<sigAgentAct | 1<<sigDecodeRun | 1<<sigAuthority
 	if hiddenZone && whole&actions != 0 {
 		// Text a person cannot see that talks to an agent is the attack
 		// itself; in hidden text a mere mention counts as an address.
@@ -517,7 +535,11 @@ func (r *injectionRules) signals(p string) sigSet {
 }
 
 func (r *injectionRules) signalsOf(p string) sigSet {
-	var set sigSet
+	var quoted [][]int
+	if mayMatch(r.quoted.need, p) {
+		quoted = r.quoted.re.FindAllStringIndex(p, -1)
+	}
+	set := r.lex.scan(p, quoted)
 	flat := strings.ReplaceAll(p, "\n", " ")
 	// Reported speech is removed before matching order-like signals.
 	unq := r.quoted.ReplaceAllString(flat, "")
@@ -561,6 +583,19 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 		}
 		for _, loc := range pt.re.FindAllStringIndex(subject, 4) {
 			start := max(0, loc[0]-40)
+			if pt.sig == sigOverride && r.selfOwned.MatchString(subject[loc[0]:loc[1]]) {
+				// "Ignore my instructions from yesterday": a correction.
+				continue
+			}
+			// German and Nordic put the negation after the verb and its
+			// object ("teilen Sie Passwörter niemals per E-Mail").
+			tail := subject[loc[1]:min(len(subject), loc[1]+16)]
+			if c := r.conj.FindStringIndex(tail); c != nil {
+				tail = tail[:c[0]] // "... and never tell anyone" is another clause
+			}
+			if r.negInside.MatchString(subject[loc[0]:loc[1]] + tail) {
+				continue
+			}
 			if !r.negation.MatchString(subject[start:loc[0]]) {
 				set.add(pt.sig)
 				break

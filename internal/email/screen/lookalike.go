@@ -76,6 +76,10 @@ type senderDomain struct {
 	label          string // Unicode label of the registrable domain
 	skel           string
 	sub            []string // labels left of the registrable domain
+	// caseSkel is the skeleton of the label as written, before lower
+	// casing: "dhI" (capital i) reads as "dhl", which lower-casing to
+	// "dhi" would hide. Empty when the label was written in lower case.
+	caseSkel string
 }
 
 func parseSenderDomain(domain string) (senderDomain, bool) {
@@ -220,6 +224,7 @@ func (d *Detector) lookalikeFindings(m Message, c Context) []Finding {
 		if !ok || inDomains(sd.ascii, known) {
 			return
 		}
+		sd.caseSkel = caseSkeleton(addr, sd)
 		if h, ok := lookalike(sd, targets); ok {
 			out = append(out, Finding{Reason: ReasonLookalikeDomain, Detail: role + " domain " + sd.unicode + " " + h.detail, strong: h.strong})
 		}
@@ -252,7 +257,7 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 	for _, t := range targets {
 		tl := []rune(t.label)
 		// Homoglyphs: same skeleton, different spelling.
-		if sd.skel == t.skel && sd.label != t.label {
+		if (sd.skel == t.skel || sd.caseSkel == t.skel) && sd.label != t.label {
 			return lookalikeHit{detail: fmt.Sprintf("uses look-alike characters for %s (%s)", t.domain, t.kind), strong: true}, true
 		}
 		if weak != nil {
@@ -272,6 +277,8 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 			weak = &lookalikeHit{detail: fmt.Sprintf("is one or two letters away from %s (%s)", t.domain, t.kind)}
 		case len(tl) >= 4 && embedsTarget(sd.label, t):
 			weak = &lookalikeHit{detail: fmt.Sprintf("wraps %s in extra words (%s)", t.domain, t.kind)}
+		case sharesLeadWithLure(sd.label, t):
+			weak = &lookalikeHit{detail: fmt.Sprintf("pairs the name of %s with a lure word (%s)", t.domain, t.kind)}
 		case len(sd.sub) > 0 && subdomainImitates(sd.sub, t.domain):
 			weak = &lookalikeHit{detail: fmt.Sprintf("puts %s in front of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind)}
 		}
@@ -452,4 +459,54 @@ func (d *Detector) displayNameSpoof(from Address, known []string) (Finding, bool
 		return Finding{Reason: ReasonDisplayNameSpoof, Detail: fmt.Sprintf("display name says %q but the address is on %s", from.Name, dom)}, true
 	}
 	return Finding{}, false
+}
+
+// caseSkeleton is the skeleton of the registrable label as the sender
+// wrote it, when it has capitals: UTS #39 maps a capital I to l, so
+// "dhI.com" imitates dhl.com, while lower-casing first turns it into the
+// innocent-looking "dhi". Real mail practically never capitalizes a
+// domain's letters singly.
+func caseSkeleton(addr string, sd senderDomain) string {
+	at := strings.LastIndexByte(addr, '@')
+	if at < 0 {
+		return ""
+	}
+	raw := strings.Trim(addr[at+1:], " >.")
+	if raw == strings.ToLower(raw) || !isASCII(raw) {
+		return ""
+	}
+	// Cut the registrable label out of the domain as written: the same
+	// labels, in ASCII, as sd.reg.
+	parts := strings.Split(raw, ".")
+	n := strings.Count(sd.reg, ".") + 1
+	if len(parts) < n {
+		return ""
+	}
+	reg := strings.Join(parts[len(parts)-n:], ".")
+	label := strings.TrimSuffix(sd.reg, "."+sd.suffix)
+	if !strings.EqualFold(reg, sd.reg) || len(label) > len(reg) || strings.Contains(label, "xn--") {
+		return ""
+	}
+	return strings.ToLower(confusable.Skeleton(reg[:len(label)]))
+}
+
+// sharesLeadWithLure catches an organization's or correspondent's
+// hyphenated name cut down to its distinctive first word and joined to
+// other words with a lure (marengo-assicurazioni-secure.it for
+// marengo-insurance.it, tatra-ocel-secure.sk for tatra-steel.sk): the
+// added words may be a translation, so only the lead word and the lure
+// are required. Brands are left to embedsTarget.
+func sharesLeadWithLure(label string, t target) bool {
+	if strings.HasPrefix(t.kind, "brand") || !strings.Contains(t.label, "-") || label == t.label {
+		return false
+	}
+	lead := t.label[:strings.IndexByte(t.label, '-')]
+	if utf8.RuneCountInString(lead) < 5 {
+		return false
+	}
+	tokens := strings.Split(label, "-")
+	if len(tokens) < 2 || tokens[0] != lead {
+		return false
+	}
+	return slices.ContainsFunc(tokens[1:], func(tok string) bool { return lureWords[tok] })
 }

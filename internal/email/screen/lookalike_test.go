@@ -5,8 +5,9 @@ import "testing"
 func TestLookalikeDomain(t *testing.T) {
 	d := NewDetector()
 	c := Context{
-		OrgDomains:          []string{"acme-corp.com", "acme-corp.eu"},
-		KnownCorrespondents: []string{"kesslerbank.de", "northwindlogistics.com", "initech.io", "paypal.com", "amazon.com", "atlassian.net", "ups.com", "github.com", "linear.app"},
+		OrgDomains: []string{"acme-corp.com", "acme-corp.eu"},
+		KnownCorrespondents: []string{"kesslerbank.de", "northwindlogistics.com", "initech.io", "paypal.com", "amazon.com", "atlassian.net", "ups.com", "github.com", "linear.app",
+			"dhl.com", "docusign.net", "linkedin.com", "marengo-insurance.it"},
 	}
 	tests := []struct {
 		from   string
@@ -40,6 +41,15 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@zoominfo.com", false, false},
 		{"a@pineapple.com", false, false},
 		{"a@gmail.com", false, false},
+		{"a@dhI.com", true, true},                          // capital I for l, as written
+		{"a@dhi.com", false, false},                        // lower-case: a real, different company
+		{"a@DHL.com", false, false},                        // the real domain in capitals
+		{"a@linkedln.com", true, false},                    // ln for in
+		{"a@docusign-envelope.com", true, false},           // correspondent name plus a word
+		{"a@marengo-assicurazioni-secure.it", true, false}, // lead word of the name plus a lure
+		{"a@marengo-assicurazioni.it", false, false},       // lead word without a lure: maybe a sister company
+		{"a@eu.docusign.net", false, false},                // real subdomain
+		{"a@marengo-insurance.it", false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.from, func(t *testing.T) {

@@ -128,6 +128,8 @@ func addMultilingual(add func(sig signal, negatable bool, exprs ...string)) {
 		`(?:你现在是|你現在是|从现在开始,?你|從現在開始,?你|从现在起,?你|あなたは今から|今からあなたは|これからあなたは|지금부터 (?:너는|당신은)|artık sen|bundan sonra sen|أنت الآن|من الآن فصاعدا)`,
 		// Role-play framings.
 		`(?:finge|finja|imagina) que (?:eres|és|você é)|stell dir vor,? du bist|fais semblant|faites semblant|fingi di essere|immagina di essere|doe alsof je|представь,? что ты|притворись|притворитесь|udawaj,? że|wyobraź sobie,? że jesteś|假装你是|假裝你是|请扮演|請扮演|你扮演|のふりをして|になりきって|척해|역할을 해|rolünü oyna|تظاهر بأنك`,
+	)
+	add(sigNewRule, true,
 		// "New instructions:"
 		`(?:nuevas instrucciones|neue anweisung\pL*|nouvelles? (?:instructions|consignes)|novas instruções|nuove istruzioni|nieuwe instructies|новые инструкции|новая инструкция|nowe instrukcje|新的指令|新指令|新しい指示|새로운 지시|yeni talimat\pL*|تعليمات جديدة)\s*[:：]`,
 	)

@@ -78,7 +78,7 @@ func evalParagraphs(t *testing.T) []string {
 	t.Helper()
 	r := newInjectionRules()
 	var out []string
-	for _, dir := range []string{"eval", "holdout", "holdout2"} {
+	for _, dir := range []string{"eval", "holdout", "holdout2", "dev2"} {
 		files, err := filepath.Glob(filepath.Join("testdata", dir, "*.eml"))
 		if err != nil {
 			t.Fatal(err)

@@ -27,7 +27,11 @@ const (
 // Malformed MIME yields whatever could be read, not an error; only input
 // enmime cannot read at all fails.
 func MessageFromRaw(raw []byte) (Message, error) {
-	env, err := enmime.NewParser().ReadEnvelope(bytes.NewReader(raw))
+	// Character-set detection stays on only for parts that declare no
+	// charset: enmime otherwise trusts a statistical guess over a declared
+	// charset, and a short UTF-8 text with a few accents ("códigos") is
+	// then read as Latin-1 mojibake that no word list matches.
+	env, err := enmime.NewParser(enmime.DisableCharacterDetection(true)).ReadEnvelope(bytes.NewReader(raw))
 	if err != nil {
 		return Message{}, fmt.Errorf("parse message: %w", err)
 	}
