@@ -38,6 +38,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
@@ -78,7 +79,9 @@ type Pipeline struct {
 	now   func() time.Time
 	work  chan queueRow
 	store chan prepared
-	spool *groupCommit
+	spool chan spoolReq
+	// inMemory counts the raw bytes of rows handed to workers in memory.
+	inMemory atomic.Int64
 }
 
 // New builds the pipeline; Run starts its workers.
@@ -100,7 +103,7 @@ func New(db *store.DB, mb *mailbox.Service, cfg Config, log *slog.Logger) *Pipel
 	}
 	p := &Pipeline{db: db, mb: mb, blobs: mb.Blobs(), cfg: cfg, log: log, now: time.Now, work: make(chan queueRow, 1024),
 		store: make(chan prepared, maxStoreBatch)}
-	p.spool = newGroupCommit(db)
+	p.spool = make(chan spoolReq)
 	return p
 }
 
@@ -172,8 +175,9 @@ func overQuota(err error) error {
 	return err
 }
 
-// Deliver implements smtpserver.Backend: the raw message becomes a blob file
-// and a queue row, both on disk before it returns (and so before 250).
+// Deliver implements smtpserver.Backend: the raw message becomes a row of
+// blob_data and a queue row, committed before it returns (and so before
+// 250) in a transaction shared with the other sessions delivering now.
 func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []byte) error {
 	for _, rcpt := range env.Recipients {
 		r, ok, err := p.resolve(ctx, p.db, rcpt)
@@ -188,34 +192,50 @@ func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []b
 	}
 	now := p.now().UTC()
 	id := ids.New("inq")
-	rel := path.Join("inbound", now.Format("2006/01/02"), id+".eml")
-	if err := p.blobs.Write(rel, raw); err != nil {
-		return err
-	}
 	sum := sha256.Sum256(raw)
 	rcpts, _ := json.Marshal(env.Recipients)
 	ip := ""
 	if env.RemoteIP != nil {
 		ip = env.RemoteIP.String()
 	}
-	row := queueRow{ID: id, BlobPath: rel, Size: int64(len(raw)), SHA256: hex.EncodeToString(sum[:]), RemoteIP: ip, Helo: env.Helo,
+	row := queueRow{ID: id, BlobPath: mailbox.DBPrefix + path.Join("inbound", now.Format("2006/01/02"), id+".eml"),
+		Size: int64(len(raw)), SHA256: hex.EncodeToString(sum[:]), RemoteIP: ip, Helo: env.Helo,
 		MailFrom: env.MailFrom, Recipients: string(rcpts), TLS: env.TLS, ReceivedAt: store.Micros(env.ReceivedAt),
 		ClaimedUntil: store.Micros(now.Add(p.cfg.Lease))}
 	if row.ReceivedAt == 0 {
 		row.ReceivedAt = store.Micros(now)
 	}
-	if err := p.spool.insert(ctx, row); err != nil {
-		_ = p.blobs.Remove(rel)
+	if err := p.spoolInsert(ctx, row, raw); err != nil {
 		return err
 	}
-	// Durable now. Hand the row to a worker; when they are all busy the
-	// SMTP client waits here a little (back-pressure), and if the server is
-	// stopping the row is simply left for the next start.
+	// Durable now. Hand the row to a worker, with the bytes while the
+	// messages held in memory stay small (else the worker reads them back);
+	// when the workers are all busy the SMTP client waits here a little
+	// (back-pressure), and if the server is stopping the row is simply left
+	// for the next start.
+	if p.inMemory.Add(int64(len(raw))) <= maxInMemory {
+		row.raw = raw
+	} else {
+		p.inMemory.Add(-int64(len(raw)))
+	}
 	select {
 	case p.work <- row:
 	case <-ctx.Done():
+		p.release(&row)
 	}
 	return nil
+}
+
+// maxInMemory bounds the raw bytes handed to workers in memory; beyond it a
+// worker reads the message back from the database.
+const maxInMemory = 64 << 20
+
+// release forgets the in-memory bytes of row.
+func (p *Pipeline) release(row *queueRow) {
+	if row.raw != nil {
+		p.inMemory.Add(-int64(len(row.raw)))
+		row.raw = nil
+	}
 }
 
 // queueRow is an inbound_queue row.
@@ -225,6 +245,9 @@ type queueRow struct {
 	TLS                                                        bool
 	ReceivedAt, ClaimedUntil                                   int64
 	Attempts                                                   int
+	// raw is the message as received, when Deliver handed it over in
+	// memory; nil means read it from BlobPath.
+	raw []byte
 }
 
 // Run processes spooled messages until ctx ends: the workers take rows
@@ -251,8 +274,7 @@ func (p *Pipeline) Run(ctx context.Context) {
 			}
 		})
 	}
-	wg.Go(func() { p.storeLoop(ctx) })
-	wg.Go(func() { p.spool.run(ctx) })
+	wg.Go(func() { p.writeLoop(ctx) })
 	wg.Go(func() { p.sweep(ctx) })
 	wg.Wait()
 }
@@ -323,6 +345,7 @@ func (p *Pipeline) claimExpired(ctx context.Context, limit int) (int, error) {
 // hands it to the storer. Failures are recorded on the row and retried with
 // backoff; a panic in a parser is one too.
 func (p *Pipeline) process(ctx context.Context, row queueRow) {
+	defer p.release(&row)
 	var prep prepared
 	err := func() (err error) {
 		defer func() {
@@ -388,9 +411,12 @@ type prepared struct {
 // prepare parses, authenticates and screens one spooled message. It reads
 // the database (recipients, rules, correspondents) but writes nothing.
 func (p *Pipeline) prepare(ctx context.Context, row queueRow) (prepared, error) {
-	raw, err := p.blobs.Read(row.BlobPath)
-	if err != nil {
-		return prepared{}, err
+	raw := row.raw
+	if raw == nil {
+		var err error
+		if raw, err = p.blobs.ReadContext(ctx, row.BlobPath); err != nil {
+			return prepared{}, err
+		}
 	}
 	parsed, err := content.Parse(raw)
 	if err != nil {
@@ -438,60 +464,6 @@ func (p *Pipeline) prepare(ctx context.Context, row queueRow) (prepared, error) 
 		}})
 	}
 	return out, nil
-}
-
-// maxStoreBatch bounds the messages stored in one transaction.
-const maxStoreBatch = 64
-
-// storeLoop stores prepared messages in batches: each commit is a disk
-// flush, so messages prepared while the previous batch committed share the
-// next one. Batches form only under load; a lone message is stored at once.
-func (p *Pipeline) storeLoop(ctx context.Context) {
-	batch := make([]prepared, 0, maxStoreBatch)
-	for {
-		batch = batch[:0]
-		select {
-		case <-ctx.Done():
-			return
-		case b := <-p.store:
-			batch = append(batch, b)
-		}
-	more:
-		for len(batch) < maxStoreBatch {
-			select {
-			case b := <-p.store:
-				batch = append(batch, b)
-			default:
-				break more
-			}
-		}
-		p.storeBatch(ctx, batch)
-	}
-}
-
-// storeBatch stores a batch in one transaction. If that fails (one bad
-// message, or a row another node already finished), each message is stored
-// on its own, so only the failing one is retried later.
-func (p *Pipeline) storeBatch(ctx context.Context, batch []prepared) {
-	err := p.db.InTx(ctx, func(tx *store.Tx) error {
-		for _, b := range batch {
-			if err := p.storeOne(ctx, tx, b); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err == nil {
-		return
-	}
-	if len(batch) == 1 {
-		p.fail(ctx, batch[0].row.ID, err)
-		return
-	}
-	for _, b := range batch {
-		err := p.db.InTx(ctx, func(tx *store.Tx) error { return p.storeOne(ctx, tx, b) })
-		p.fail(ctx, b.row.ID, err)
-	}
 }
 
 // storeOne writes one message (for each recipient inbox) and deletes its

@@ -1,0 +1,168 @@
+package inbound
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agentsvc/agentsvc/internal/email/mailbox"
+	"github.com/agentsvc/agentsvc/internal/store"
+)
+
+// The pipeline writes through one goroutine, writeLoop, in transactions
+// that each hold whatever is waiting: the raw messages and queue rows of
+// SMTP sessions waiting to say 250 (the spool) and the messages the workers
+// prepared (the store). Each commit is a disk flush (synchronous=FULL on
+// SQLite, the WAL flush on PostgreSQL), and SQLite has one writer: sixteen
+// sessions and a batch of prepared messages share one flush instead of
+// queueing for seventeen, and spool and store never wait for each other's
+// commit. Each session still returns only after the transaction holding
+// its row committed.
+
+// spoolReq is a session waiting for its message to be durable.
+type spoolReq struct {
+	row  queueRow
+	raw  []byte
+	done chan error
+}
+
+// Bounds of one write transaction.
+const (
+	maxGroup      = 64 // spooled messages
+	maxStoreBatch = 64 // prepared messages
+)
+
+// spoolInsert makes row and raw durable; it waits for the writer (started
+// by Run) as long as the session may.
+func (p *Pipeline) spoolInsert(ctx context.Context, row queueRow, raw []byte) error {
+	r := spoolReq{row: row, raw: raw, done: make(chan error, 1)}
+	select {
+	case p.spool <- r:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-r.done:
+		return err
+	case <-ctx.Done():
+		// The row may still commit; the client then gets no 250 and
+		// retries, and the duplicate check drops the second copy.
+		return ctx.Err()
+	}
+}
+
+// writeLoop writes until ctx ends. Batches form only under load: a lone
+// message is written at once.
+func (p *Pipeline) writeLoop(ctx context.Context) {
+	spool := make([]spoolReq, 0, maxGroup)
+	batch := make([]prepared, 0, maxStoreBatch)
+	for {
+		spool, batch = spool[:0], batch[:0]
+		select {
+		case <-ctx.Done():
+			return
+		case r := <-p.spool:
+			spool = append(spool, r)
+		case b := <-p.store:
+			batch = append(batch, b)
+		}
+	more:
+		for {
+			// A full side stops taking (a nil channel never delivers).
+			spoolCh, storeCh := p.spool, p.store
+			if len(spool) == maxGroup {
+				spoolCh = nil
+			}
+			if len(batch) == maxStoreBatch {
+				storeCh = nil
+			}
+			if spoolCh == nil && storeCh == nil {
+				break
+			}
+			select {
+			case r := <-spoolCh:
+				spool = append(spool, r)
+			case b := <-storeCh:
+				batch = append(batch, b)
+			default:
+				break more
+			}
+		}
+		p.write(ctx, spool, batch)
+	}
+}
+
+// write commits spool and batch in one transaction. If that fails, the
+// spool is written alone (its sessions are waiting) and the prepared
+// messages each on their own, so a poison message fails only itself.
+func (p *Pipeline) write(ctx context.Context, spool []spoolReq, batch []prepared) {
+	// A commit must not be cut short by shutdown once rows are written:
+	// sessions are waiting to say 250.
+	wctx := context.WithoutCancel(ctx)
+	err := p.db.InTx(wctx, func(tx *store.Tx) error {
+		for _, r := range spool {
+			if err := p.insertRow(wctx, tx, r.row, r.raw); err != nil {
+				return err
+			}
+		}
+		for _, b := range batch {
+			if err := p.storeOne(wctx, tx, b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil && len(spool) > 0 && len(batch) > 0 {
+		err = p.db.InTx(wctx, func(tx *store.Tx) error {
+			for _, r := range spool {
+				if err := p.insertRow(wctx, tx, r.row, r.raw); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		for _, r := range spool {
+			r.done <- err
+		}
+		p.storeEach(ctx, batch)
+		return
+	}
+	for _, r := range spool {
+		r.done <- err
+	}
+	if err != nil && len(batch) > 0 {
+		if len(batch) == 1 {
+			p.fail(ctx, batch[0].row.ID, err)
+			return
+		}
+		p.storeEach(ctx, batch)
+	}
+}
+
+// storeBatch stores a batch in one transaction, or if that fails each
+// message on its own.
+func (p *Pipeline) storeBatch(ctx context.Context, batch []prepared) { p.write(ctx, nil, batch) }
+
+// storeEach stores each message in its own transaction, recording failures
+// on their queue rows for a retry.
+func (p *Pipeline) storeEach(ctx context.Context, batch []prepared) {
+	for _, b := range batch {
+		err := p.db.InTx(ctx, func(tx *store.Tx) error { return p.storeOne(ctx, tx, b) })
+		p.fail(ctx, b.row.ID, err)
+	}
+}
+
+// insertRow writes the raw message (at r.BlobPath, a database blob path)
+// and its queue row.
+func (p *Pipeline) insertRow(ctx context.Context, tx *store.Tx, r queueRow, raw []byte) error {
+	if _, err := p.blobs.WriteTx(ctx, tx, strings.TrimPrefix(r.BlobPath, mailbox.DBPrefix), raw); err != nil {
+		return fmt.Errorf("spool message: %w", err)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO inbound_queue (id, blob_path, size, sha256, remote_ip, helo, mail_from, recipients, tls,
+		received_at, attempts, claimed_until, last_error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, '')`,
+		r.ID, r.BlobPath, r.Size, r.SHA256, r.RemoteIP, r.Helo, r.MailFrom, r.Recipients, r.TLS, r.ReceivedAt, r.ClaimedUntil)
+	if err != nil {
+		return fmt.Errorf("spool message: %w", err)
+	}
+	return nil
+}
