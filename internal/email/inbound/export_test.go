@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentsvc/agentsvc/internal/email/content"
+	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 	"github.com/agentsvc/agentsvc/internal/smtpserver"
 )
 
@@ -32,11 +34,20 @@ func StoreBatchWithPoison(ctx context.Context, p *Pipeline, rcpt string, raws []
 			return nil, fmt.Errorf("message %d: %d deliveries", i, len(prep.deliveries))
 		}
 		if i == bad {
-			prep.deliveries[0].msg.InboxID = "inb_does_not_exist"
+			d := &prep.deliveries[0]
+			d.rcpt.InboxID = "inb_does_not_exist"
+			if d.msg, err = mailbox.Render(newMessage(d.rcpt, row, parsedOf(raws[i]), mailbox.Screening{}, mailbox.Authentication{})); err != nil {
+				return nil, err
+			}
 		}
 		ids = append(ids, row.ID)
 		batch = append(batch, prep)
 	}
 	p.storeBatch(ctx, batch)
 	return ids, nil
+}
+
+func parsedOf(raw []byte) *content.Parsed {
+	p, _ := content.Parse(raw)
+	return p
 }

@@ -398,7 +398,8 @@ func scanRow(s interface{ Scan(...any) error }) (queueRow, error) {
 // delivery is what the pipeline decided for one recipient inbox.
 type delivery struct {
 	rcpt recipient
-	msg  mailbox.NewMessage
+	// msg rendered outside the writer's transaction.
+	msg *mailbox.Rendered
 }
 
 // prepared is a spooled message ready to store: everything decided, nothing
@@ -456,21 +457,29 @@ func (p *Pipeline) prepare(ctx context.Context, row queueRow) (prepared, error) 
 		if err != nil {
 			return prepared{}, err
 		}
-		quarantined := verdict.Verdict == string(screen.VerdictBlocked)
-		out.deliveries = append(out.deliveries, delivery{rcpt: r, msg: mailbox.NewMessage{
-			OrgID: r.OrgID, InboxID: r.InboxID, InboxAddress: r.Address, Direction: mailbox.Inbound, Parsed: parsed,
-			Screening: verdict, Auth: authn, Quarantined: quarantined,
-			Size: row.Size, SHA256: row.SHA256, BlobPath: row.BlobPath, ReceivedAt: store.Time(row.ReceivedAt),
-		}})
+		msg, err := mailbox.Render(newMessage(r, row, parsed, verdict, authn))
+		if err != nil {
+			return prepared{}, err
+		}
+		out.deliveries = append(out.deliveries, delivery{rcpt: r, msg: msg})
 	}
 	return out, nil
+}
+
+// newMessage is what is stored in the inbox of r.
+func newMessage(r recipient, row queueRow, parsed *content.Parsed, verdict mailbox.Screening, authn mailbox.Authentication) mailbox.NewMessage {
+	return mailbox.NewMessage{
+		OrgID: r.OrgID, InboxID: r.InboxID, InboxAddress: r.Address, Direction: mailbox.Inbound, Parsed: parsed,
+		Screening: verdict, Auth: authn, Quarantined: verdict.Verdict == string(screen.VerdictBlocked),
+		Size: row.Size, SHA256: row.SHA256, BlobPath: row.BlobPath, ReceivedAt: store.Time(row.ReceivedAt),
+	}
 }
 
 // storeOne writes one message (for each recipient inbox) and deletes its
 // queue row, in the caller's transaction.
 func (p *Pipeline) storeOne(ctx context.Context, tx *store.Tx, b prepared) error {
 	for _, d := range b.deliveries {
-		st, err := mailbox.InsertMessage(ctx, tx, d.msg)
+		st, err := mailbox.InsertRendered(ctx, tx, d.msg)
 		if err != nil {
 			return err
 		}
