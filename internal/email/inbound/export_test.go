@@ -16,7 +16,7 @@ import (
 func StoreBatchWithPoison(ctx context.Context, p *Pipeline, rcpt string, raws [][]byte, bad int) ([]string, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go p.writeLoop(ctx)
+	go p.runWriters(ctx)
 	for _, raw := range raws {
 		if err := p.Deliver(ctx, smtpserver.Envelope{MailFrom: "a@b.test", Recipients: []string{rcpt}}, raw); err != nil {
 			return nil, err

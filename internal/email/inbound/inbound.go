@@ -274,7 +274,7 @@ func (p *Pipeline) Run(ctx context.Context) {
 			}
 		})
 	}
-	wg.Go(func() { p.writeLoop(ctx) })
+	wg.Go(func() { p.runWriters(ctx) })
 	wg.Go(func() { p.sweep(ctx) })
 	wg.Wait()
 }

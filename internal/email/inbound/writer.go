@@ -4,20 +4,21 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 	"github.com/agentsvc/agentsvc/internal/store"
 )
 
-// The pipeline writes through one goroutine, writeLoop, in transactions
-// that each hold whatever is waiting: the raw messages and queue rows of
-// SMTP sessions waiting to say 250 (the spool) and the messages the workers
-// prepared (the store). Each commit is a disk flush (synchronous=FULL on
-// SQLite, the WAL flush on PostgreSQL), and SQLite has one writer: sixteen
-// sessions and a batch of prepared messages share one flush instead of
-// queueing for seventeen, and spool and store never wait for each other's
-// commit. Each session still returns only after the transaction holding
-// its row committed.
+// The writers commit, in each transaction, whatever is waiting: the raw
+// messages and queue rows of SMTP sessions waiting to say 250 (the spool)
+// and the messages the workers prepared (the store). Each commit is a disk
+// flush (synchronous=FULL on SQLite, the WAL flush on PostgreSQL), so
+// sixteen sessions share one flush instead of queueing for sixteen. On
+// SQLite, with its one write connection, a single writer takes both spool
+// and store, so they share the flush too and never wait for each other's
+// commit (see runWriters). Each session still returns only after the
+// transaction holding its row committed.
 
 // spoolReq is a session waiting for its message to be durable.
 type spoolReq struct {
@@ -51,9 +52,29 @@ func (p *Pipeline) spoolInsert(ctx context.Context, row queueRow, raw []byte) er
 	}
 }
 
-// writeLoop writes until ctx ends. Batches form only under load: a lone
-// message is written at once.
-func (p *Pipeline) writeLoop(ctx context.Context) {
+// runWriters runs the writers until ctx ends. On SQLite one writer takes
+// both the spool and the store: there is one write connection, so sharing
+// its transactions saves a flush per cycle. On PostgreSQL each
+// transaction's statements are network round trips, and transactions run
+// side by side on their own connections: the spool gets its own writer, so
+// a session's 250 does not wait for a batch of stored messages. (One store
+// writer only: two would take thread rows and the event log's lock in
+// different orders.)
+func (p *Pipeline) runWriters(ctx context.Context) {
+	if p.db.Dialect() == store.SQLite {
+		p.writeLoop(ctx, p.spool, p.store)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { p.writeLoop(ctx, p.spool, nil) })
+	wg.Go(func() { p.writeLoop(ctx, nil, p.store) })
+	wg.Wait()
+}
+
+// writeLoop writes what comes from spoolIn and storeIn (either may be nil)
+// until ctx ends. Batches form only under load: a lone message is written
+// at once.
+func (p *Pipeline) writeLoop(ctx context.Context, spoolIn chan spoolReq, storeIn chan prepared) {
 	spool := make([]spoolReq, 0, maxGroup)
 	batch := make([]prepared, 0, maxStoreBatch)
 	for {
@@ -61,15 +82,15 @@ func (p *Pipeline) writeLoop(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case r := <-p.spool:
+		case r := <-spoolIn:
 			spool = append(spool, r)
-		case b := <-p.store:
+		case b := <-storeIn:
 			batch = append(batch, b)
 		}
 	more:
 		for {
 			// A full side stops taking (a nil channel never delivers).
-			spoolCh, storeCh := p.spool, p.store
+			spoolCh, storeCh := spoolIn, storeIn
 			if len(spool) == maxGroup {
 				spoolCh = nil
 			}
