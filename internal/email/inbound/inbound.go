@@ -36,6 +36,7 @@ import (
 	"net"
 	"path"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -475,22 +476,49 @@ func newMessage(r recipient, row queueRow, parsed *content.Parsed, verdict mailb
 	}
 }
 
-// storeOne writes one message (for each recipient inbox) and deletes its
-// queue row, in the caller's transaction.
-func (p *Pipeline) storeOne(ctx context.Context, tx *store.Tx, b prepared) error {
-	for _, d := range b.deliveries {
-		st, err := mailbox.InsertRendered(ctx, tx, d.msg)
-		if err != nil {
-			return err
+// storeAll writes the messages of batch (for each recipient inbox) and
+// deletes their queue rows, in the caller's transaction.
+func (p *Pipeline) storeAll(ctx context.Context, tx *store.Tx, batch []prepared) error {
+	var mb mailbox.Batch
+	ids := make([]string, 0, len(batch))
+	for _, b := range batch {
+		for _, d := range b.deliveries {
+			st, err := mb.Insert(ctx, tx, d.msg)
+			if err != nil {
+				return err
+			}
+			p.log.Debug("inbound: stored", "queue_id", b.row.ID, "message_id", st.Message.ID, "inbox_id", d.rcpt.InboxID,
+				"verdict", st.Message.Screening.Verdict, "duplicate", st.Duplicate)
 		}
-		p.log.Debug("inbound: stored", "queue_id", b.row.ID, "message_id", st.Message.ID, "inbox_id", d.rcpt.InboxID,
-			"verdict", st.Message.Screening.Verdict, "duplicate", st.Duplicate)
+		ids = append(ids, b.row.ID)
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM inbound_queue WHERE id = $1`, b.row.ID)
+	if err := mb.Flush(ctx, tx); err != nil {
+		return err
+	}
+	return dequeue(ctx, tx, ids)
+}
+
+// dequeue deletes the queue rows ids (distinct) in one statement, or fails
+// with errAlreadyDone when one of them is gone: another worker or node
+// stored that message. The id list is padded (repeating the last id) to
+// 1, 4, 16 or 64 entries, so that SQLite's statement cache holds four
+// shapes of the statement rather than one per batch size.
+func dequeue(ctx context.Context, tx *store.Tx, ids []string) error {
+	size := 1
+	for size < len(ids) {
+		size *= 4
+	}
+	args := make([]any, size)
+	ph := make([]string, size)
+	for i := range size {
+		args[i] = ids[min(i, len(ids)-1)]
+		ph[i] = "$" + strconv.Itoa(i+1)
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM inbound_queue WHERE id IN (`+strings.Join(ph, ", ")+`)`, args...)
 	if err != nil {
 		return fmt.Errorf("dequeue: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if n, _ := res.RowsAffected(); n < int64(len(ids)) {
 		return errAlreadyDone
 	}
 	return nil

@@ -126,12 +126,10 @@ func (p *Pipeline) write(ctx context.Context, spool []spoolReq, batch []prepared
 				return err
 			}
 		}
-		for _, b := range batch {
-			if err := p.storeOne(wctx, tx, b); err != nil {
-				return err
-			}
+		if len(batch) == 0 {
+			return nil
 		}
-		return nil
+		return p.storeAll(wctx, tx, batch)
 	})
 	if err != nil && len(spool) > 0 && len(batch) > 0 {
 		err = p.db.InTx(wctx, func(tx *store.Tx) error {
@@ -168,7 +166,7 @@ func (p *Pipeline) storeBatch(ctx context.Context, batch []prepared) { p.write(c
 // on their queue rows for a retry.
 func (p *Pipeline) storeEach(ctx context.Context, batch []prepared) {
 	for _, b := range batch {
-		err := p.db.InTx(ctx, func(tx *store.Tx) error { return p.storeOne(ctx, tx, b) })
+		err := p.db.InTx(ctx, func(tx *store.Tx) error { return p.storeAll(ctx, tx, []prepared{b}) })
 		p.fail(ctx, b.row.ID, err)
 	}
 }

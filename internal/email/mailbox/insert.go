@@ -1,11 +1,13 @@
 package mailbox
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -140,6 +142,38 @@ func InsertMessage(ctx context.Context, tx *store.Tx, n NewMessage) (Stored, err
 
 // InsertRendered is InsertMessage for a message rendered beforehand.
 func InsertRendered(ctx context.Context, tx *store.Tx, r *Rendered) (Stored, error) {
+	var b Batch
+	st, err := b.Insert(ctx, tx, r)
+	if err != nil {
+		return st, err
+	}
+	return st, b.Flush(ctx, tx)
+}
+
+// Batch stores several rendered messages in one transaction and writes
+// what they add to the organizations' usage counters and the inboxes' known
+// correspondents once per counter and domain, at Flush: under load most
+// messages of a batch go to the same few inboxes, and each statement saved
+// is a round trip on PostgreSQL and a row update on SQLite's one writer.
+// Nothing in the transaction reads those rows between Insert and Flush
+// (quotas are checked before, screening decided before). The zero Batch is
+// ready to use; use one per transaction.
+type Batch struct {
+	usage map[usageKey]usageSum
+	corr  map[corrKey]time.Time
+}
+
+// usageKey is an organization's counters for a month (the inbound count
+// is per month).
+type usageKey struct{ org, month string }
+
+type usageSum struct{ bytes, inbound int64 }
+
+type corrKey struct{ inbox, domain string }
+
+// Insert stores one message in tx, as InsertMessage does, except that the
+// usage and correspondents it adds wait for Flush.
+func (b *Batch) Insert(ctx context.Context, tx *store.Tx, r *Rendered) (Stored, error) {
 	n, p, now, msgID := r.n, r.n.Parsed, r.now, r.msgID
 	if p.MessageID != "" && n.SHA256 != "" {
 		var existing string
@@ -223,14 +257,25 @@ func InsertRendered(ctx context.Context, tx *store.Tx, r *Rendered) (Stored, err
 	}
 	if !n.Quarantined && (n.Direction == Outbound || n.Screening.Verdict == "clean") {
 		for _, d := range correspondentDomains(n.Direction, p) {
-			if err := RecordCorrespondent(ctx, tx, n.InboxID, d, now); err != nil {
-				return Stored{}, err
+			if b.corr == nil {
+				b.corr = map[corrKey]time.Time{}
+			}
+			k := corrKey{n.InboxID, d}
+			if last, ok := b.corr[k]; !ok || now.After(last) {
+				b.corr[k] = now
 			}
 		}
 	}
-	if err := addUsage(ctx, tx, n.OrgID, n.Size, n.Direction == Inbound, now); err != nil {
-		return Stored{}, err
+	if b.usage == nil {
+		b.usage = map[usageKey]usageSum{}
 	}
+	k := usageKey{n.OrgID, month(now)}
+	sum := b.usage[k]
+	sum.bytes += n.Size
+	if n.Direction == Inbound {
+		sum.inbound++
+	}
+	b.usage[k] = sum
 
 	// The summary a read of the new row would give, built from what was
 	// written instead of read back.
@@ -245,6 +290,37 @@ func InsertRendered(ctx context.Context, tx *store.Tx, r *Rendered) (Stored, err
 		}
 	}
 	return Stored{Message: m}, nil
+}
+
+// Flush writes the usage and correspondents of the messages inserted
+// since the last Flush, in a fixed order (organization, month; inbox,
+// domain) so that concurrent transactions take the rows in the same order.
+func (b *Batch) Flush(ctx context.Context, tx *store.Tx) error {
+	keys := slices.Collect(maps.Keys(b.usage))
+	slices.SortFunc(keys, func(x, y usageKey) int {
+		return cmp.Or(strings.Compare(x.org, y.org), strings.Compare(x.month, y.month))
+	})
+	for _, k := range keys {
+		at, err := time.Parse("2006-01", k.month)
+		if err != nil {
+			return fmt.Errorf("usage month: %w", err)
+		}
+		if err := addUsageN(ctx, tx, k.org, b.usage[k].bytes, b.usage[k].inbound, at); err != nil {
+			return err
+		}
+	}
+	ckeys := slices.Collect(maps.Keys(b.corr))
+	slices.SortFunc(ckeys, func(x, y corrKey) int {
+		return cmp.Or(strings.Compare(x.inbox, y.inbox), strings.Compare(x.domain, y.domain))
+	})
+	for _, k := range ckeys {
+		if err := RecordCorrespondent(ctx, tx, k.inbox, k.domain, b.corr[k]); err != nil {
+			return err
+		}
+	}
+	clear(b.usage)
+	clear(b.corr)
+	return nil
 }
 
 // summary is the MessageSummary of the stored message, as getMessage would

@@ -3,6 +3,7 @@ package mailbox
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -92,6 +93,96 @@ func TestInsertedSummaryMatchesRead(t *testing.T) {
 					t.Errorf("attachments %v, html %q: want 2 attachments and the inline image pointed at its attachment", st.Message.Attachments, read.HTML)
 				}
 			})
+		}
+	})
+}
+
+// TestBatchCountsOnce stores several messages through one Batch: the usage
+// counters and known correspondents written once at Flush must equal what
+// storing them one by one gives.
+func TestBatchCountsOnce(t *testing.T) {
+	raws := []struct {
+		raw     string
+		verdict string
+		held    bool
+	}{
+		{"From: a@one.test\r\nTo: box@mail.test\r\nSubject: A\r\n\r\nOne.\r\n", "clean", false},
+		{"From: b@one.test\r\nTo: box@mail.test\r\nSubject: B\r\n\r\nTwo, longer.\r\n", "clean", false},
+		{"From: c@two.test\r\nTo: box@mail.test\r\nSubject: C\r\n\r\nThree.\r\n", "suspicious", false},
+		{"From: d@three.test\r\nTo: box@mail.test\r\nSubject: D\r\n\r\nFour.\r\n", "blocked", true},
+	}
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		base := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+		state := func(orgID, inboxID string) (int64, int64, map[string]int64) {
+			t.Helper()
+			var bytes, inbound int64
+			if err := db.QueryRowContext(ctx, `SELECT stored_bytes, month_inbound FROM mail_usage WHERE org_id = $1`, orgID).Scan(&bytes, &inbound); err != nil {
+				t.Fatal(err)
+			}
+			rows, err := db.QueryContext(ctx, `SELECT domain, last_at FROM correspondents WHERE inbox_id = $1`, inboxID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			corr := map[string]int64{}
+			for rows.Next() {
+				var d string
+				var at int64
+				if err := rows.Scan(&d, &at); err != nil {
+					t.Fatal(err)
+				}
+				corr[d] = at
+			}
+			return bytes, inbound, corr
+		}
+		store1 := func(orgID, inboxID string, batched bool) {
+			t.Helper()
+			var b Batch
+			err := db.InTx(ctx, func(tx *store.Tx) error {
+				for i, m := range raws {
+					parsed, err := content.Parse([]byte(m.raw))
+					if err != nil {
+						return err
+					}
+					n := NewMessage{OrgID: orgID, InboxID: inboxID, InboxAddress: "x", Parsed: parsed,
+						Screening: Screening{Verdict: m.verdict}, Quarantined: m.held, Size: int64(len(m.raw)),
+						ReceivedAt: base.Add(time.Duration(i) * time.Minute)}
+					if !batched {
+						if _, err := InsertMessage(ctx, tx, n); err != nil {
+							return err
+						}
+						continue
+					}
+					r, err := Render(n)
+					if err != nil {
+						return err
+					}
+					if _, err := b.Insert(ctx, tx, r); err != nil {
+						return err
+					}
+				}
+				if batched {
+					return b.Flush(ctx, tx)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		orgA, inboxA := seedInbox(t, db, "one@mail.test")
+		orgB, inboxB := seedInbox(t, db, "batch@mail.test")
+		store1(orgA, inboxA, false)
+		store1(orgB, inboxB, true)
+		bytesA, inboundA, corrA := state(orgA, inboxA)
+		bytesB, inboundB, corrB := state(orgB, inboxB)
+		if bytesA != bytesB || inboundA != inboundB || inboundB != int64(len(raws)) {
+			t.Errorf("usage one by one: %d bytes, %d inbound; batched: %d bytes, %d inbound (want %d inbound)",
+				bytesA, inboundA, bytesB, inboundB, len(raws))
+		}
+		if fmt.Sprint(corrA) != fmt.Sprint(corrB) || len(corrB) != 1 || corrB["one.test"] != store.Micros(base.Add(time.Minute)) {
+			t.Errorf("correspondents one by one %v, batched %v; want only one.test at the later message", corrA, corrB)
 		}
 	})
 }
