@@ -5,21 +5,32 @@
 // The life of a message:
 //
 //	RCPT TO ── CheckRecipient: local inbox? quota left? (else 550 / 452)
-//	DATA ───── Deliver: raw bytes → blob file (fsync, rename, dir fsync)
-//	           + inbound_queue row (commit) ── only then 250
-//	           the row is leased to this node and handed to a worker
+//	DATA ───── Deliver: raw bytes → a blob_data row + an inbound_queue row,
+//	           written by the writer in a transaction shared with the other
+//	           sessions waiting now (one flush for the group) ── only then 250;
+//	           the row is leased to this node and handed to a worker with
+//	           the bytes in memory (up to 64 MB in flight, else re-read)
 //	workers ── parse → sender auth (SPF/DKIM/DMARC) → per recipient inbox:
-//	           sender rules → screening (unless allowed), in parallel
-//	storer ─── one transaction for a batch of prepared messages: per message
-//	           thread + message + attachments + usage + event, queue row
-//	           deleted; if the batch fails, each message alone (a poison
-//	           message fails only itself)
+//	           sender rules → screening (unless allowed) → render (ids,
+//	           sanitized HTML, snippet, JSON columns), in parallel
+//	writer ─── one transaction for what is waiting: the spooled rows above
+//	           and a batch of rendered messages: per message thread + message
+//	           + attachments + event, then usage and known correspondents once
+//	           per organization and domain, queue rows deleted in one
+//	           statement; if it fails, the spool alone and each message
+//	           alone (a poison message fails only itself). SQLite has one
+//	           writer for spool and store (one write connection: they share
+//	           each flush); PostgreSQL one for each (round trips, not
+//	           flushes, are its cost, and the 250 must not wait for a batch).
 //
-// A crash anywhere after the 250 loses nothing: the blob and the row are on
-// disk, and a restarted server (or, on PostgreSQL, any node once the lease
-// lapses) processes the row again. The final transaction deletes the row,
-// and a message already stored with the same Message-ID and content is not
-// stored twice, so a replay after a crash mid-way is harmless.
+// A crash anywhere after the 250 loses nothing: the raw message and the row
+// are committed, and a restarted server (or, on PostgreSQL, any node once
+// the lease lapses) processes the row again, reading the message back. The
+// final transaction deletes the row, and a message already stored with the
+// same Message-ID and content is not stored twice, so a replay after a
+// crash mid-way is harmless. The raw message stays in blob_data under the
+// message's blob_path for download and re-parsing (rows spooled by older
+// versions point at blob files, which are still read).
 package inbound
 
 import (
