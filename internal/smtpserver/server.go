@@ -25,7 +25,9 @@ type Backend interface {
 	// Deliver must make the message durable before returning nil; only
 	// then does the client get 250. An error is a temporary failure
 	// (451 4.3.0) unless wrapped with Permanent (554 5.0.0) or one of the
-	// errors above; ErrOverQuota gives 452 4.2.2.
+	// errors above; ErrOverQuota gives 452 4.2.2. raw is a fresh buffer
+	// per message that the server never touches again: the backend may
+	// keep it after returning (the inbound pipeline hands it to a worker).
 	Deliver(ctx context.Context, env Envelope, raw []byte) error
 }
 

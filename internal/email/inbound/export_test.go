@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agentsvc/agentsvc/internal/email/content"
+	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 	"github.com/agentsvc/agentsvc/internal/smtpserver"
 )
 
@@ -14,7 +16,7 @@ import (
 func StoreBatchWithPoison(ctx context.Context, p *Pipeline, rcpt string, raws [][]byte, bad int) ([]string, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go p.spool.run(ctx)
+	go p.runWriters(ctx)
 	for _, raw := range raws {
 		if err := p.Deliver(ctx, smtpserver.Envelope{MailFrom: "a@b.test", Recipients: []string{rcpt}}, raw); err != nil {
 			return nil, err
@@ -32,11 +34,20 @@ func StoreBatchWithPoison(ctx context.Context, p *Pipeline, rcpt string, raws []
 			return nil, fmt.Errorf("message %d: %d deliveries", i, len(prep.deliveries))
 		}
 		if i == bad {
-			prep.deliveries[0].msg.InboxID = "inb_does_not_exist"
+			d := &prep.deliveries[0]
+			d.rcpt.InboxID = "inb_does_not_exist"
+			if d.msg, err = mailbox.Render(newMessage(d.rcpt, row, parsedOf(raws[i]), mailbox.Screening{}, mailbox.Authentication{})); err != nil {
+				return nil, err
+			}
 		}
 		ids = append(ids, row.ID)
 		batch = append(batch, prep)
 	}
 	p.storeBatch(ctx, batch)
 	return ids, nil
+}
+
+func parsedOf(raw []byte) *content.Parsed {
+	p, _ := content.Parse(raw)
+	return p
 }

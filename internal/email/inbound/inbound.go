@@ -5,21 +5,32 @@
 // The life of a message:
 //
 //	RCPT TO ── CheckRecipient: local inbox? quota left? (else 550 / 452)
-//	DATA ───── Deliver: raw bytes → blob file (fsync, rename, dir fsync)
-//	           + inbound_queue row (commit) ── only then 250
-//	           the row is leased to this node and handed to a worker
+//	DATA ───── Deliver: raw bytes → a blob_data row + an inbound_queue row,
+//	           written by the writer in a transaction shared with the other
+//	           sessions waiting now (one flush for the group) ── only then 250;
+//	           the row is leased to this node and handed to a worker with
+//	           the bytes in memory (up to 64 MB in flight, else re-read)
 //	workers ── parse → sender auth (SPF/DKIM/DMARC) → per recipient inbox:
-//	           sender rules → screening (unless allowed), in parallel
-//	storer ─── one transaction for a batch of prepared messages: per message
-//	           thread + message + attachments + usage + event, queue row
-//	           deleted; if the batch fails, each message alone (a poison
-//	           message fails only itself)
+//	           sender rules → screening (unless allowed) → render (ids,
+//	           sanitized HTML, snippet, JSON columns), in parallel
+//	writer ─── one transaction for what is waiting: the spooled rows above
+//	           and a batch of rendered messages: per message thread + message
+//	           + attachments + event, then usage and known correspondents once
+//	           per organization and domain, queue rows deleted in one
+//	           statement; if it fails, the spool alone and each message
+//	           alone (a poison message fails only itself). SQLite has one
+//	           writer for spool and store (one write connection: they share
+//	           each flush); PostgreSQL one for each (round trips, not
+//	           flushes, are its cost, and the 250 must not wait for a batch).
 //
-// A crash anywhere after the 250 loses nothing: the blob and the row are on
-// disk, and a restarted server (or, on PostgreSQL, any node once the lease
-// lapses) processes the row again. The final transaction deletes the row,
-// and a message already stored with the same Message-ID and content is not
-// stored twice, so a replay after a crash mid-way is harmless.
+// A crash anywhere after the 250 loses nothing: the raw message and the row
+// are committed, and a restarted server (or, on PostgreSQL, any node once
+// the lease lapses) processes the row again, reading the message back. The
+// final transaction deletes the row, and a message already stored with the
+// same Message-ID and content is not stored twice, so a replay after a
+// crash mid-way is harmless. The raw message stays in blob_data under the
+// message's blob_path for download and re-parsing (rows spooled by older
+// versions point at blob files, which are still read).
 package inbound
 
 import (
@@ -36,8 +47,10 @@ import (
 	"net"
 	"path"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
@@ -78,7 +91,9 @@ type Pipeline struct {
 	now   func() time.Time
 	work  chan queueRow
 	store chan prepared
-	spool *groupCommit
+	spool chan spoolReq
+	// inMemory counts the raw bytes of rows handed to workers in memory.
+	inMemory atomic.Int64
 }
 
 // New builds the pipeline; Run starts its workers.
@@ -100,7 +115,7 @@ func New(db *store.DB, mb *mailbox.Service, cfg Config, log *slog.Logger) *Pipel
 	}
 	p := &Pipeline{db: db, mb: mb, blobs: mb.Blobs(), cfg: cfg, log: log, now: time.Now, work: make(chan queueRow, 1024),
 		store: make(chan prepared, maxStoreBatch)}
-	p.spool = newGroupCommit(db)
+	p.spool = make(chan spoolReq)
 	return p
 }
 
@@ -172,8 +187,9 @@ func overQuota(err error) error {
 	return err
 }
 
-// Deliver implements smtpserver.Backend: the raw message becomes a blob file
-// and a queue row, both on disk before it returns (and so before 250).
+// Deliver implements smtpserver.Backend: the raw message becomes a row of
+// blob_data and a queue row, committed before it returns (and so before
+// 250) in a transaction shared with the other sessions delivering now.
 func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []byte) error {
 	for _, rcpt := range env.Recipients {
 		r, ok, err := p.resolve(ctx, p.db, rcpt)
@@ -188,34 +204,50 @@ func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []b
 	}
 	now := p.now().UTC()
 	id := ids.New("inq")
-	rel := path.Join("inbound", now.Format("2006/01/02"), id+".eml")
-	if err := p.blobs.Write(rel, raw); err != nil {
-		return err
-	}
 	sum := sha256.Sum256(raw)
 	rcpts, _ := json.Marshal(env.Recipients)
 	ip := ""
 	if env.RemoteIP != nil {
 		ip = env.RemoteIP.String()
 	}
-	row := queueRow{ID: id, BlobPath: rel, Size: int64(len(raw)), SHA256: hex.EncodeToString(sum[:]), RemoteIP: ip, Helo: env.Helo,
+	row := queueRow{ID: id, BlobPath: mailbox.DBPrefix + path.Join("inbound", now.Format("2006/01/02"), id+".eml"),
+		Size: int64(len(raw)), SHA256: hex.EncodeToString(sum[:]), RemoteIP: ip, Helo: env.Helo,
 		MailFrom: env.MailFrom, Recipients: string(rcpts), TLS: env.TLS, ReceivedAt: store.Micros(env.ReceivedAt),
 		ClaimedUntil: store.Micros(now.Add(p.cfg.Lease))}
 	if row.ReceivedAt == 0 {
 		row.ReceivedAt = store.Micros(now)
 	}
-	if err := p.spool.insert(ctx, row); err != nil {
-		_ = p.blobs.Remove(rel)
+	if err := p.spoolInsert(ctx, row, raw); err != nil {
 		return err
 	}
-	// Durable now. Hand the row to a worker; when they are all busy the
-	// SMTP client waits here a little (back-pressure), and if the server is
-	// stopping the row is simply left for the next start.
+	// Durable now. Hand the row to a worker, with the bytes while the
+	// messages held in memory stay small (else the worker reads them back);
+	// when the workers are all busy the SMTP client waits here a little
+	// (back-pressure), and if the server is stopping the row is simply left
+	// for the next start.
+	if p.inMemory.Add(int64(len(raw))) <= maxInMemory {
+		row.raw = raw
+	} else {
+		p.inMemory.Add(-int64(len(raw)))
+	}
 	select {
 	case p.work <- row:
 	case <-ctx.Done():
+		p.release(&row)
 	}
 	return nil
+}
+
+// maxInMemory bounds the raw bytes handed to workers in memory; beyond it a
+// worker reads the message back from the database.
+const maxInMemory = 64 << 20
+
+// release forgets the in-memory bytes of row.
+func (p *Pipeline) release(row *queueRow) {
+	if row.raw != nil {
+		p.inMemory.Add(-int64(len(row.raw)))
+		row.raw = nil
+	}
 }
 
 // queueRow is an inbound_queue row.
@@ -225,6 +257,9 @@ type queueRow struct {
 	TLS                                                        bool
 	ReceivedAt, ClaimedUntil                                   int64
 	Attempts                                                   int
+	// raw is the message as received, when Deliver handed it over in
+	// memory; nil means read it from BlobPath.
+	raw []byte
 }
 
 // Run processes spooled messages until ctx ends: the workers take rows
@@ -251,8 +286,7 @@ func (p *Pipeline) Run(ctx context.Context) {
 			}
 		})
 	}
-	wg.Go(func() { p.storeLoop(ctx) })
-	wg.Go(func() { p.spool.run(ctx) })
+	wg.Go(func() { p.runWriters(ctx) })
 	wg.Go(func() { p.sweep(ctx) })
 	wg.Wait()
 }
@@ -323,6 +357,7 @@ func (p *Pipeline) claimExpired(ctx context.Context, limit int) (int, error) {
 // hands it to the storer. Failures are recorded on the row and retried with
 // backoff; a panic in a parser is one too.
 func (p *Pipeline) process(ctx context.Context, row queueRow) {
+	defer p.release(&row)
 	var prep prepared
 	err := func() (err error) {
 		defer func() {
@@ -375,7 +410,8 @@ func scanRow(s interface{ Scan(...any) error }) (queueRow, error) {
 // delivery is what the pipeline decided for one recipient inbox.
 type delivery struct {
 	rcpt recipient
-	msg  mailbox.NewMessage
+	// msg rendered outside the writer's transaction.
+	msg *mailbox.Rendered
 }
 
 // prepared is a spooled message ready to store: everything decided, nothing
@@ -388,9 +424,12 @@ type prepared struct {
 // prepare parses, authenticates and screens one spooled message. It reads
 // the database (recipients, rules, correspondents) but writes nothing.
 func (p *Pipeline) prepare(ctx context.Context, row queueRow) (prepared, error) {
-	raw, err := p.blobs.Read(row.BlobPath)
-	if err != nil {
-		return prepared{}, err
+	raw := row.raw
+	if raw == nil {
+		var err error
+		if raw, err = p.blobs.ReadContext(ctx, row.BlobPath); err != nil {
+			return prepared{}, err
+		}
 	}
 	parsed, err := content.Parse(raw)
 	if err != nil {
@@ -430,86 +469,67 @@ func (p *Pipeline) prepare(ctx context.Context, row queueRow) (prepared, error) 
 		if err != nil {
 			return prepared{}, err
 		}
-		quarantined := verdict.Verdict == string(screen.VerdictBlocked)
-		out.deliveries = append(out.deliveries, delivery{rcpt: r, msg: mailbox.NewMessage{
-			OrgID: r.OrgID, InboxID: r.InboxID, InboxAddress: r.Address, Direction: mailbox.Inbound, Parsed: parsed,
-			Screening: verdict, Auth: authn, Quarantined: quarantined,
-			Size: row.Size, SHA256: row.SHA256, BlobPath: row.BlobPath, ReceivedAt: store.Time(row.ReceivedAt),
-		}})
+		msg, err := mailbox.Render(newMessage(r, row, parsed, verdict, authn))
+		if err != nil {
+			return prepared{}, err
+		}
+		out.deliveries = append(out.deliveries, delivery{rcpt: r, msg: msg})
 	}
 	return out, nil
 }
 
-// maxStoreBatch bounds the messages stored in one transaction.
-const maxStoreBatch = 64
-
-// storeLoop stores prepared messages in batches: each commit is a disk
-// flush, so messages prepared while the previous batch committed share the
-// next one. Batches form only under load; a lone message is stored at once.
-func (p *Pipeline) storeLoop(ctx context.Context) {
-	batch := make([]prepared, 0, maxStoreBatch)
-	for {
-		batch = batch[:0]
-		select {
-		case <-ctx.Done():
-			return
-		case b := <-p.store:
-			batch = append(batch, b)
-		}
-	more:
-		for len(batch) < maxStoreBatch {
-			select {
-			case b := <-p.store:
-				batch = append(batch, b)
-			default:
-				break more
-			}
-		}
-		p.storeBatch(ctx, batch)
+// newMessage is what is stored in the inbox of r.
+func newMessage(r recipient, row queueRow, parsed *content.Parsed, verdict mailbox.Screening, authn mailbox.Authentication) mailbox.NewMessage {
+	return mailbox.NewMessage{
+		OrgID: r.OrgID, InboxID: r.InboxID, InboxAddress: r.Address, Direction: mailbox.Inbound, Parsed: parsed,
+		Screening: verdict, Auth: authn, Quarantined: verdict.Verdict == string(screen.VerdictBlocked),
+		Size: row.Size, SHA256: row.SHA256, BlobPath: row.BlobPath, ReceivedAt: store.Time(row.ReceivedAt),
 	}
 }
 
-// storeBatch stores a batch in one transaction. If that fails (one bad
-// message, or a row another node already finished), each message is stored
-// on its own, so only the failing one is retried later.
-func (p *Pipeline) storeBatch(ctx context.Context, batch []prepared) {
-	err := p.db.InTx(ctx, func(tx *store.Tx) error {
-		for _, b := range batch {
-			if err := p.storeOne(ctx, tx, b); err != nil {
+// storeAll writes the messages of batch (for each recipient inbox) and
+// deletes their queue rows, in the caller's transaction.
+func (p *Pipeline) storeAll(ctx context.Context, tx *store.Tx, batch []prepared) error {
+	var mb mailbox.Batch
+	ids := make([]string, 0, len(batch))
+	for _, b := range batch {
+		for _, d := range b.deliveries {
+			st, err := mb.Insert(ctx, tx, d.msg)
+			if err != nil {
 				return err
 			}
+			p.log.Debug("inbound: stored", "queue_id", b.row.ID, "message_id", st.Message.ID, "inbox_id", d.rcpt.InboxID,
+				"verdict", st.Message.Screening.Verdict, "duplicate", st.Duplicate)
 		}
-		return nil
-	})
-	if err == nil {
-		return
+		ids = append(ids, b.row.ID)
 	}
-	if len(batch) == 1 {
-		p.fail(ctx, batch[0].row.ID, err)
-		return
+	if err := mb.Flush(ctx, tx); err != nil {
+		return err
 	}
-	for _, b := range batch {
-		err := p.db.InTx(ctx, func(tx *store.Tx) error { return p.storeOne(ctx, tx, b) })
-		p.fail(ctx, b.row.ID, err)
-	}
+	return dequeue(ctx, tx, ids)
 }
 
-// storeOne writes one message (for each recipient inbox) and deletes its
-// queue row, in the caller's transaction.
-func (p *Pipeline) storeOne(ctx context.Context, tx *store.Tx, b prepared) error {
-	for _, d := range b.deliveries {
-		st, err := mailbox.InsertMessage(ctx, tx, d.msg)
-		if err != nil {
-			return err
-		}
-		p.log.Debug("inbound: stored", "queue_id", b.row.ID, "message_id", st.Message.ID, "inbox_id", d.rcpt.InboxID,
-			"verdict", st.Message.Screening.Verdict, "duplicate", st.Duplicate)
+// dequeue deletes the queue rows ids (distinct) in one statement, or fails
+// with errAlreadyDone when one of them is gone: another worker or node
+// stored that message. The id list is padded (repeating the last id) to
+// 1, 4, 16 or 64 entries, so that SQLite's statement cache holds four
+// shapes of the statement rather than one per batch size.
+func dequeue(ctx context.Context, tx *store.Tx, ids []string) error {
+	size := 1
+	for size < len(ids) {
+		size *= 4
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM inbound_queue WHERE id = $1`, b.row.ID)
+	args := make([]any, size)
+	ph := make([]string, size)
+	for i := range size {
+		args[i] = ids[min(i, len(ids)-1)]
+		ph[i] = "$" + strconv.Itoa(i+1)
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM inbound_queue WHERE id IN (`+strings.Join(ph, ", ")+`)`, args...)
 	if err != nil {
 		return fmt.Errorf("dequeue: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if n, _ := res.RowsAffected(); n < int64(len(ids)) {
 		return errAlreadyDone
 	}
 	return nil

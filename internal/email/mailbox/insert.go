@@ -1,11 +1,13 @@
 package mailbox
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -57,15 +59,29 @@ type Stored struct {
 	Duplicate bool
 }
 
-// InsertMessage stores a message in tx: it finds or starts its thread,
-// writes the message and its attachment metadata, updates the thread, the
-// known correspondents and the usage counters, and appends the event
-// (message.received, or message.quarantined for held mail) to the
-// organization's log, all in the caller's transaction.
-func InsertMessage(ctx context.Context, tx *store.Tx, n NewMessage) (Stored, error) {
+// Rendered is a message made ready to store: everything InsertMessage
+// works out without the database (ids, sanitized HTML, snippet,
+// correspondents, the JSON columns). The inbound pipeline renders in its
+// workers, so the transaction of the one writer holds only the reads and
+// writes that need it.
+type Rendered struct {
+	n             NewMessage
+	msgID         string
+	atts          []Attachment
+	html, snippet string
+	corr          []string
+	normSubject   string
+	now           time.Time
+	// The JSON columns.
+	refs, to, cc, replyTo, reasons, findings, auth, warnings string
+}
+
+// Render prepares n for InsertRendered. A Rendered is stored at most once:
+// its ids are fixed (a transaction that rolled back may be retried with it).
+func Render(n NewMessage) (*Rendered, error) {
 	p := n.Parsed
 	if p == nil {
-		return Stored{}, errors.New("mailbox: message without content")
+		return nil, errors.New("mailbox: message without content")
 	}
 	if n.Direction == "" {
 		n.Direction = Inbound
@@ -76,6 +92,89 @@ func InsertMessage(ctx context.Context, tx *store.Tx, n NewMessage) (Stored, err
 	if n.Screening.Reasons == nil {
 		n.Screening.Reasons = []string{}
 	}
+	n.Screening.Findings = nonNilFindings(n.Screening.Findings)
+	now := n.ReceivedAt
+	if now.IsZero() {
+		now = time.Now()
+	}
+	// Stored as microseconds: the summary returned shows what a read gives.
+	now = store.Time(store.Micros(now))
+	r := &Rendered{n: n, msgID: ids.New("msg"), now: now}
+
+	// Attachment ids first: the sanitized HTML points inline images at them.
+	r.atts = make([]Attachment, 0, len(p.Attachments))
+	cids := map[string]string{}
+	for _, a := range p.Attachments {
+		att := Attachment{ID: ids.New("att"), Filename: a.Filename, ContentType: a.ContentType, Size: int64(a.Size),
+			Inline: a.Inline, ContentID: a.ContentID, partID: a.PartID, messageID: r.msgID, inboxID: n.InboxID}
+		r.atts = append(r.atts, att)
+		if a.ContentID != "" {
+			cids[a.ContentID] = att.ID
+		}
+	}
+	if p.HTML != "" {
+		r.html = content.SanitizeHTML(p.HTML, func(cid string) (string, bool) {
+			id, ok := cids[cid]
+			return "/api/v1/attachments/" + id, ok
+		})
+	}
+	r.snippet = p.Snippet(snippetRunes)
+	r.corr = correspondentsOf(p, n.InboxAddress)
+	r.normSubject = NormalizeSubject(p.Subject)
+	r.refs, r.to, r.cc = jsonText(nonNil(p.References)), jsonText(nonNilAddr(p.To)), jsonText(nonNilAddr(p.Cc))
+	r.replyTo, r.reasons, r.findings = jsonText(nonNilAddr(p.ReplyTo)), jsonText(n.Screening.Reasons), jsonText(n.Screening.Findings)
+	r.auth, r.warnings = jsonText(n.Auth), jsonText(nonNil(p.Warnings))
+	return r, nil
+}
+
+// InsertMessage stores a message in tx: it finds or starts its thread,
+// writes the message and its attachment metadata, updates the thread, the
+// known correspondents and the usage counters, and appends the event
+// (message.received, or message.quarantined for held mail) to the
+// organization's log, all in the caller's transaction.
+func InsertMessage(ctx context.Context, tx *store.Tx, n NewMessage) (Stored, error) {
+	r, err := Render(n)
+	if err != nil {
+		return Stored{}, err
+	}
+	return InsertRendered(ctx, tx, r)
+}
+
+// InsertRendered is InsertMessage for a message rendered beforehand.
+func InsertRendered(ctx context.Context, tx *store.Tx, r *Rendered) (Stored, error) {
+	var b Batch
+	st, err := b.Insert(ctx, tx, r)
+	if err != nil {
+		return st, err
+	}
+	return st, b.Flush(ctx, tx)
+}
+
+// Batch stores several rendered messages in one transaction and writes
+// what they add to the organizations' usage counters and the inboxes' known
+// correspondents once per counter and domain, at Flush: under load most
+// messages of a batch go to the same few inboxes, and each statement saved
+// is a round trip on PostgreSQL and a row update on SQLite's one writer.
+// Nothing in the transaction reads those rows between Insert and Flush
+// (quotas are checked before, screening decided before). The zero Batch is
+// ready to use; use one per transaction.
+type Batch struct {
+	usage map[usageKey]usageSum
+	corr  map[corrKey]time.Time
+}
+
+// usageKey is an organization's counters for a month (the inbound count
+// is per month).
+type usageKey struct{ org, month string }
+
+type usageSum struct{ bytes, inbound int64 }
+
+type corrKey struct{ inbox, domain string }
+
+// Insert stores one message in tx, as InsertMessage does, except that the
+// usage and correspondents it adds wait for Flush.
+func (b *Batch) Insert(ctx context.Context, tx *store.Tx, r *Rendered) (Stored, error) {
+	n, p, now, msgID := r.n, r.n.Parsed, r.now, r.msgID
 	if p.MessageID != "" && n.SHA256 != "" {
 		var existing string
 		err := tx.QueryRowContext(ctx, `SELECT id FROM messages WHERE inbox_id = $1 AND header_message_id = $2 AND sha256 = $3`,
@@ -88,40 +187,12 @@ func InsertMessage(ctx context.Context, tx *store.Tx, n NewMessage) (Stored, err
 			return Stored{}, fmt.Errorf("dedupe: %w", err)
 		}
 	}
-	now := n.ReceivedAt
-	if now.IsZero() {
-		now = time.Now()
-	}
-	now = now.UTC()
-	msgID := ids.New("msg")
-
-	// Attachment ids first: the sanitized HTML points inline images at them.
-	atts := make([]Attachment, 0, len(p.Attachments))
-	cids := map[string]string{}
-	for _, a := range p.Attachments {
-		att := Attachment{ID: ids.New("att"), Filename: a.Filename, ContentType: a.ContentType, Size: int64(a.Size),
-			Inline: a.Inline, ContentID: a.ContentID, partID: a.PartID}
-		atts = append(atts, att)
-		if a.ContentID != "" {
-			cids[a.ContentID] = att.ID
-		}
-	}
-	html := ""
-	if p.HTML != "" {
-		html = content.SanitizeHTML(p.HTML, func(cid string) (string, bool) {
-			id, ok := cids[cid]
-			return "/api/v1/attachments/" + id, ok
-		})
-	}
-	snippet := p.Snippet(snippetRunes)
-	corr := correspondentsOf(p, n.InboxAddress)
-
-	th, err := findThread(ctx, tx, n, corr, now)
+	th, err := findThread(ctx, tx, n, r.corr, r.normSubject, now)
 	if err != nil {
 		return Stored{}, err
 	}
 	fromName, fromAddr := p.From.Name, strings.ToLower(p.From.Address)
-	threadSnippet := snippet
+	threadSnippet := r.snippet
 	if n.Quarantined {
 		threadSnippet = ""
 	}
@@ -135,7 +206,7 @@ func InsertMessage(ctx context.Context, tx *store.Tx, n NewMessage) (Stored, err
 		_, err = tx.ExecContext(ctx, `INSERT INTO threads (id, org_id, inbox_id, folder, subject, normalized_subject, correspondents, snippet,
 			last_from_name, last_from_address, message_count, agent_read, team_read, last_message_at, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, $11, $12, $13, $13, $13)`,
-			th.ID, n.OrgID, n.InboxID, folder, p.Subject, NormalizeSubject(p.Subject), strings.Join(corr, " "), threadSnippet,
+			th.ID, n.OrgID, n.InboxID, folder, p.Subject, r.normSubject, strings.Join(r.corr, " "), threadSnippet,
 			fromName, fromAddr, !unread, !unread, store.Micros(now))
 		if err != nil {
 			return Stored{}, fmt.Errorf("insert thread: %w", err)
@@ -145,7 +216,7 @@ func InsertMessage(ctx context.Context, tx *store.Tx, n NewMessage) (Stored, err
 		if n.Direction == Inbound && folder == FolderArchive {
 			folder = FolderInbox
 		}
-		merged := mergeCorrespondents(th.Correspondents, corr)
+		merged := mergeCorrespondents(th.Correspondents, r.corr)
 		_, err = tx.ExecContext(ctx, `UPDATE threads SET folder = $2, correspondents = $3, snippet = $4, last_from_name = $5,
 			last_from_address = $6, message_count = message_count + 1,
 			agent_read = (agent_read AND $7), team_read = (team_read AND $7),
@@ -165,14 +236,14 @@ func InsertMessage(ctx context.Context, tx *store.Tx, n NewMessage) (Stored, err
 		from_name, from_address, to_json, cc_json, reply_to_json, subject, snippet, text_body, html_body, verdict, reasons, findings,
 		auth_json, warnings, code, link, quarantined, size, sha256, blob_path, sent_at, received_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)`,
-		msgID, n.OrgID, n.InboxID, th.ID, n.Direction, p.MessageID, p.InReplyTo, jsonText(nonNil(p.References)),
-		fromName, p.From.Address, jsonText(nonNilAddr(p.To)), jsonText(nonNilAddr(p.Cc)), jsonText(nonNilAddr(p.ReplyTo)),
-		p.Subject, snippet, p.Text, html, n.Screening.Verdict, jsonText(n.Screening.Reasons), jsonText(nonNilFindings(n.Screening.Findings)),
-		jsonText(n.Auth), jsonText(nonNil(p.Warnings)), n.Code, n.Link, n.Quarantined, n.Size, n.SHA256, n.BlobPath, sent, store.Micros(now))
+		msgID, n.OrgID, n.InboxID, th.ID, n.Direction, p.MessageID, p.InReplyTo, r.refs,
+		fromName, p.From.Address, r.to, r.cc, r.replyTo,
+		p.Subject, r.snippet, p.Text, r.html, n.Screening.Verdict, r.reasons, r.findings,
+		r.auth, r.warnings, n.Code, n.Link, n.Quarantined, n.Size, n.SHA256, n.BlobPath, sent, store.Micros(now))
 	if err != nil {
 		return Stored{}, fmt.Errorf("insert message: %w", err)
 	}
-	for _, a := range atts {
+	for _, a := range r.atts {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO attachments (id, org_id, inbox_id, message_id, part_id, filename, content_type, size, inline, content_id)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 			a.ID, n.OrgID, n.InboxID, msgID, a.partID, a.Filename, a.ContentType, a.Size, a.Inline, a.ContentID); err != nil {
@@ -186,29 +257,85 @@ func InsertMessage(ctx context.Context, tx *store.Tx, n NewMessage) (Stored, err
 	}
 	if !n.Quarantined && (n.Direction == Outbound || n.Screening.Verdict == "clean") {
 		for _, d := range correspondentDomains(n.Direction, p) {
-			if err := RecordCorrespondent(ctx, tx, n.InboxID, d, now); err != nil {
-				return Stored{}, err
+			if b.corr == nil {
+				b.corr = map[corrKey]time.Time{}
+			}
+			k := corrKey{n.InboxID, d}
+			if last, ok := b.corr[k]; !ok || now.After(last) {
+				b.corr[k] = now
 			}
 		}
 	}
-	if err := addUsage(ctx, tx, n.OrgID, n.Size, n.Direction == Inbound, now); err != nil {
-		return Stored{}, err
+	if b.usage == nil {
+		b.usage = map[usageKey]usageSum{}
 	}
+	k := usageKey{n.OrgID, month(now)}
+	sum := b.usage[k]
+	sum.bytes += n.Size
+	if n.Direction == Inbound {
+		sum.inbound++
+	}
+	b.usage[k] = sum
 
-	m, err := getMessage(ctx, tx, n.OrgID, msgID)
-	if err != nil {
-		return Stored{}, err
-	}
+	// The summary a read of the new row would give, built from what was
+	// written instead of read back.
+	m := r.summary(th.ID)
 	if n.Direction == Inbound {
 		typ := events.MessageReceived
 		if n.Quarantined {
 			typ = events.MessageQuarantined
 		}
-		if _, err := events.Append(ctx, tx, n.OrgID, n.InboxID, typ, messageEventData(m.MessageSummary)); err != nil {
+		if _, err := events.Append(ctx, tx, n.OrgID, n.InboxID, typ, messageEventData(m)); err != nil {
 			return Stored{}, err
 		}
 	}
-	return Stored{Message: m.MessageSummary}, nil
+	return Stored{Message: m}, nil
+}
+
+// Flush writes the usage and correspondents of the messages inserted
+// since the last Flush, in a fixed order (organization, month; inbox,
+// domain) so that concurrent transactions take the rows in the same order.
+func (b *Batch) Flush(ctx context.Context, tx *store.Tx) error {
+	keys := slices.Collect(maps.Keys(b.usage))
+	slices.SortFunc(keys, func(x, y usageKey) int {
+		return cmp.Or(strings.Compare(x.org, y.org), strings.Compare(x.month, y.month))
+	})
+	for _, k := range keys {
+		at, err := time.Parse("2006-01", k.month)
+		if err != nil {
+			return fmt.Errorf("usage month: %w", err)
+		}
+		if err := addUsageN(ctx, tx, k.org, b.usage[k].bytes, b.usage[k].inbound, at); err != nil {
+			return err
+		}
+	}
+	ckeys := slices.Collect(maps.Keys(b.corr))
+	slices.SortFunc(ckeys, func(x, y corrKey) int {
+		return cmp.Or(strings.Compare(x.inbox, y.inbox), strings.Compare(x.domain, y.domain))
+	})
+	for _, k := range ckeys {
+		if err := RecordCorrespondent(ctx, tx, k.inbox, k.domain, b.corr[k]); err != nil {
+			return err
+		}
+	}
+	clear(b.usage)
+	clear(b.corr)
+	return nil
+}
+
+// summary is the MessageSummary of the stored message, as getMessage would
+// read it (empty lists, not nil; attachments in id order).
+func (r *Rendered) summary(threadID string) MessageSummary {
+	n, p := r.n, r.n.Parsed
+	atts := slices.Clone(r.atts)
+	slices.SortFunc(atts, func(a, b Attachment) int { return strings.Compare(a.ID, b.ID) })
+	return MessageSummary{
+		ID: r.msgID, InboxID: n.InboxID, ThreadID: threadID, Direction: n.Direction,
+		From: Address{Name: p.From.Name, Address: p.From.Address},
+		To:   slices.Clone(nonNilAddr(p.To)), Cc: slices.Clone(nonNilAddr(p.Cc)), Subject: p.Subject, Snippet: r.snippet,
+		Screening:   Screening{Verdict: n.Screening.Verdict, Reasons: slices.Clone(n.Screening.Reasons), Findings: slices.Clone(n.Screening.Findings)},
+		Quarantined: n.Quarantined, Attachments: atts, Auth: n.Auth, ReceivedAt: r.now, Size: n.Size,
+	}
 }
 
 // messageEventData is the payload of message events: ids and a short summary,
@@ -232,7 +359,7 @@ type threadRow struct {
 // findThread picks the thread a new message joins, or nil for a new one.
 // Held (quarantined) mail never joins a thread, so a blocked reply cannot
 // drag a conversation into quarantine, and nothing joins a quarantined thread.
-func findThread(ctx context.Context, tx *store.Tx, n NewMessage, corr []string, now time.Time) (*threadRow, error) {
+func findThread(ctx context.Context, tx *store.Tx, n NewMessage, corr []string, ns string, now time.Time) (*threadRow, error) {
 	if n.Quarantined {
 		return nil, nil
 	}
@@ -266,7 +393,6 @@ func findThread(ctx context.Context, tx *store.Tx, n NewMessage, corr []string, 
 		}
 	}
 	// 2. By normalized subject with a shared correspondent, within the window.
-	ns := NormalizeSubject(p.Subject)
 	if ns == "" {
 		return nil, nil
 	}

@@ -223,11 +223,11 @@ func (s *Service) VisibleInbox(ctx context.Context, p *auth.Principal, inboxID s
 // rows are relative to Dir, so the data dir can move.
 //
 // Why two places: a file costs a create, a file fsync and a directory fsync
-// before it is durable, which for small outbound messages costs more than
-// the rest of a send; a row written in the send's own transaction is
-// durable with its commit, which group commit shares between many sends.
-// Inbound mail (spooled before the SMTP 250, re-read by the pipeline) stays
-// in files.
+// before it is durable, which for a small message costs more than the rest
+// of storing it; a row written in the caller's own transaction is durable
+// with its commit, which group commit shares between many messages. Sent
+// mail and inbound mail (spooled before the SMTP 250) are written as rows;
+// files remain for uploads and for messages stored by older versions.
 type Blobs struct {
 	Dir string
 	// DB holds blobs written by WriteTx (nil: files only).

@@ -29,6 +29,11 @@ func addUsage(ctx context.Context, tx *store.Tx, orgID string, bytes int64, inbo
 	if inbound {
 		n = 1
 	}
+	return addUsageN(ctx, tx, orgID, bytes, n, at)
+}
+
+// addUsageN is addUsage for n inbound messages at once.
+func addUsageN(ctx context.Context, tx *store.Tx, orgID string, bytes, n int64, at time.Time) error {
 	m := month(at)
 	_, err := tx.ExecContext(ctx, `INSERT INTO mail_usage (org_id, stored_bytes, month, month_inbound) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (org_id) DO UPDATE SET
