@@ -3,6 +3,7 @@ package webhooks
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -89,9 +90,26 @@ func (s *Service) dispatchLoop(ctx context.Context) {
 				all = true
 				continue
 			}
-			s.queueFanOut(org)
+			// Most organizations have no endpoint: a read on the reader
+			// pool spares them a turn on the one write connection, which
+			// inbound mail and everything else share. An endpoint created
+			// after this read is found by the poll (behindOrgs).
+			if ok, err := s.hasCursor(ctx, org); ok || err != nil {
+				s.queueFanOut(org)
+			}
 		}
 	}
+}
+
+// hasCursor reports whether the organization has a fan-out cursor, i.e.
+// has (or had) a webhook endpoint.
+func (s *Service) hasCursor(ctx context.Context, org string) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM webhook_cursors WHERE org_id = $1`, org).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // queueFanOut marks organizations for the pump's next turn and wakes it.
