@@ -138,7 +138,7 @@ type injectionRules struct {
 // Shared vocabulary. Patterns run on lower-cased, normalized text.
 const (
 	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:systems?|tools?|processors?|readers?)|triagers?|summari[sz]ers?|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
-	verbAct   = `(?:forward(?:s|ing)?|send|append|attach|embed|sending|e-?mail|reply(?: to \w+)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
+	verbAct   = `(?:forward(?:s|ing)?|send|tell (?:me|us)|append|attach|embed|sending|e-?mail|reply(?: to \w+)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
 	secretObj = `(?:passwords?|passcodes?|credentials?|api[ _-]?keys?|secret(?:s| keys?| values?)?|access tokens?|tokens?|(?:one[- ]time|verification|login|log-in|security|sign[- ]in|2fa|mfa|otp|totp|authentication|authenticator|reset|confirmation|six[- ]digit|6[- ]digit)\s+(?:codes?|links?|e-?mails?|mails?|entry|pins?)|totp|2fa codes?|mfa codes?|otp|pins?|vault|private keys?|ssh keys?|card (?:number|details)|cvv|security codes?|sk_live|contraseñas?|c[oó]digos?|passw[oö]rt(?:er)?|kennw[oö]rter|zugangsdaten|mots? de passe|senhas?|密码|验证码)`
 	dataObj   = `(?:names|(?:e-?mail |home |postal )?addresses|room numbers?|guests?|guest (?:list|data|details)|passports?(?: numbers?| data| details| copies| scans)?|dates? of birth|id (?:numbers|cards|documents)|students?|pupils?|patients?|staff|employees?|clients?|customers?|passengers?|members?|salar(?:y|ies)|payroll|invoices?|supplier (?:list|data|details)|messages?|e-?mails?|mails?|correspondence|inbox|mailbox|contents?|contacts?|contact list|address book|calendar|crm|customer (?:list|data)|employee (?:list|data|records)|directory|ibans?|bank (?:details|account)|payment details|subject lines|attachments|records|phone numbers?|mobile number|personal (?:data|information)|mensajes|correos|nachrichten|邮件|消息)`
 )
@@ -147,7 +147,7 @@ func newInjectionRules() *injectionRules {
 	r := &injectionRules{
 		request:      regexp.MustCompile(`\?|？|\b(?:please|kindly|could you|can you|would you)\b|s'il vous pla[iî]t|pourriez|\bbitte\b|por favor|per favore|\bproszę|\bprosím|будь ласка|пожалуйста|моля|請|请|ください|주세요|\blütfen|alsjeblieft|\bgraag\b|vänligen|venligst|vennligst|ole hyvä|\bkérem|v[ăa] rog|te rog|παρακαλώ|kérlek|lūdzu|prašau|palun|tafadhali|\bmohon\b|\btolong\b|\bpakisuyo\b|कृपया|لطفا|لطفاً|برائے مہربانی|من فضلك|בבקשה|xin vui lòng|กรุณา`),
 		agentNoun:    regexp.MustCompile(`\b` + agentWord + `\b|\b(?:assistente?|asistente?|assistent(?:en|in)?|asystent\w*|asistent\w*|ассистент\w*|помічни\w*|помощни\w*|助手|アシスタント|비서|asistan\w*|avustaj\w*|βοηθ\w+)`),
-		hypothetical: regexp.MustCompile(`\b(?:if|when|whenever|should)\b[^.!?\n]{0,60}\b(?:asks?|tells?|says|writes|wants|instructs|requests?|tries to (?:get|make|trick))\b[^.!?\n]{0,60}$`),
+		hypothetical: regexp.MustCompile(`\b(?:if|when|whenever|should)\b[^.!?\n]{0,60}\b(?:asks?|tells?|says|writes|wants|instructs|requests?|tries to (?:get|make|trick))\b[^.!?\n]{0,60}$|\b(?:such as|lines like|phrases like|sentences like|e\.g\.|for example)\b[^.!?\n]{0,80}$`),
 		emailAddr:    regexp.MustCompile(`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`),
 		userLine:     mustFiltered(`(?m)^\s*(?:user|human)\s*:`),
 		assistLine:   mustFiltered(`(?m)^\s*(?:assistant|ai|model|gpt)\s*:`),
@@ -259,7 +259,7 @@ func newInjectionRules() *injectionRules {
 		`</?(?:tool_call|tool_calls|tool_use|tool_result|function_call|function_calls|function_results?|invoke|system|system_prompt|admin|developer)\b[^>]*>`,
 		`"(?:tool_call|tool_calls|function_call|tool_use)"`,
 		`(?m)^\s*#{1,6}\s*(?:system|developer|admin)\b`,
-		`(?m)^\s*\[(?:system|developer|admin)(?: (?:message|prompt|note|override|instructions?))?\b[^\]\n]{0,40}\]`,
+		`(?m)^\s*\[(?:(?:begin|start|end)\s+)?(?:system|developer|admin)(?: (?:message|prompt|note|override|instructions?))?\b[^\]\n]{0,40}\]`,
 		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:end of (?:e-?mail|message|document|input|context|data|untrusted content)|begin (?:system|instructions?|new instructions?)|new instructions?)\b`,
 		`(?m)^\s*</(?:email|document|untrusted|context|data)>\s*$`,
 	)
@@ -298,7 +298,7 @@ func newInjectionRules() *injectionRules {
 			"descarta", "vergiss", "vergessen", "missacht", "oubli", "esqueç", "desconsider", "dimentic", "忽", "无视", "忘", "無視"},
 		sigExfilSecret: secretGate,
 		sigSensitive:   secretGate,
-		sigExfilData: {"forward", "send", "append", "attach", "embed", "mail", "reply", "respond", "share", "paste", "include", "export",
+		sigExfilData: {"forward", "send", "tell", "append", "attach", "embed", "mail", "reply", "respond", "share", "paste", "include", "export",
 			"compile", "collect", "upload", "post", "leak", "reveal", "disclose", "provide", "give", "list", "copy", "transfer", "dump",
 			"retrieve", "look up", "gather", "envi", "reenv", "sende", "weiterleit", "leite", "schick", "envoie", "transf", "encaminh",
 			"inoltr", "转发", "发送", "发给", "提供"},
@@ -550,6 +550,16 @@ func (r *injectionRules) signals(p string) sigSet {
 	// a request ("could the assistant that reads this inbox paste the key
 	// in a reply?"), speaks to that agent. Agent words inside e-mail
 	// addresses (ops-agent@) name nobody.
+	// An address found by a regular expression rule makes the word
+	// tables read infinitives as orders too (see lexIndex.scanWith).
+	if set.has(sigAddress) && !set.has(sigExfilSecret) {
+		set |= r.lex.scanWith(p, nil, true) & (1<<sigExfilSecret | 1<<sigExfilData)
+	}
+	// A forged tool call or system block that names an e-mail address
+	// ("destination": "x@y") sends something there.
+	if (set.has(sigMarkup) || set.has(sigMarkupWk)) && r.emailAddr.MatchString(p) {
+		set.add(sigExfilData)
+	}
 	if set.has(sigExfilSecret) && !set.has(sigAddress) && !set.has(sigAddressWk) && r.request.MatchString(p) &&
 		r.agentNoun.MatchString(r.emailAddr.ReplaceAllString(p, " ")) {
 		set.add(sigAddressWk)
