@@ -277,7 +277,9 @@ func newInjectionRules() *injectionRules {
 		`\b(?:decode|decrypt|rot-? ?13|base-?64|reverse|unscramble)\b[^.!?]{0,80}?\b(?:follow|execute|carry out|do what|obey|perform|act on|comply)`,
 		`\b(?:follow|execute|carry out|obey|perform)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:steps|instructions|commands?)\s+(?:it|they|that it|in it|it contains|contained|encoded|decoded)\b`,
 	)
-	add(sigSensitive, false, secretObj)
+	// Whole words only ("hoping" holds "pin"); letters of other scripts
+	// may touch a CJK term.
+	add(sigSensitive, false, `(?:^|[^a-z0-9_])`+secretObj+`(?:$|[^a-z0-9_])`)
 	// The gates below were written by hand for the patterns so far; later
 	// patterns extend them automatically (coverGates).
 	r.handGated = len(r.patterns)
