@@ -177,6 +177,31 @@ func TestDev2(t *testing.T) {
 	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.95, ReasonLookalikeDomain: 0.95})
 }
 
+// TestHoldout3 runs the third held-out set (219 messages, a Portuguese hotel
+// group), first measured unseen at injection recall 0.650 (FP 0.014) and
+// lookalike recall 0.917 (FP 0.011). Its misses were then read as symptoms
+// of general gaps and the rules changed, so it is dev data now: the floors
+// are what was reached on it.
+func TestHoldout3(t *testing.T) {
+	rep := evaluate(t, filepath.Join("testdata", "holdout3"))
+	if rep.Files < 200 {
+		t.Fatalf("holdout3 has %d messages, want at least 200", rep.Files)
+	}
+	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.92, ReasonLookalikeDomain: 0.95})
+}
+
+// TestDev3 runs the probe written before the round-3 rules (42 messages,
+// a language school): the rules were made from holdout3's misses, and
+// dev3 checked afterwards that they catch messages not looked at while
+// writing them (first measured 16/22 injections, 2 false positives).
+func TestDev3(t *testing.T) {
+	rep := evaluate(t, filepath.Join("testdata", "dev3"))
+	if rep.Files < 40 {
+		t.Fatalf("dev3 has %d messages, want at least 40", rep.Files)
+	}
+	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.75, ReasonLookalikeDomain: 0.85})
+}
+
 // assertFloors checks the false-positive goals and a recall floor per code.
 func assertFloors(t *testing.T, rep EvalReport, floors map[Reason]float64) {
 	t.Helper()
