@@ -393,6 +393,15 @@ func details(p *auth.Principal, c Credential, extra map[string]any) map[string]a
 	return d
 }
 
+// readDetails are details(p, c, nil) encoded by hand for the read paths,
+// where a map and json.Marshal per read showed in profiles.
+func readDetails(p *auth.Principal, c Credential) string {
+	if p.Kind == auth.KindAgent {
+		return audit.DetailsObject("agent_id", p.AgentID, "credential_name", c.Name, "kind", c.Kind, "token_id", p.CredentialID)
+	}
+	return audit.DetailsObject("credential_name", c.Name, "key_id", p.CredentialID, "kind", c.Kind)
+}
+
 func insertCredential(ctx context.Context, tx *store.Tx, c Credential) error {
 	origins, _ := json.Marshal(c.AllowedOrigins)
 	_, err := tx.ExecContext(ctx, `INSERT INTO vault_credentials (id, org_id, name, kind, username, agent_readable, allowed_origins,
@@ -528,14 +537,14 @@ func (s *Service) Read(ctx context.Context, p *auth.Principal, id string) (WithS
 			WithHint("read a code with GET /api/v1/vault/" + c.ID + "/totp")
 	}
 	if !c.AgentReadable {
-		if err := s.reads.record(ctx, p.OrgID, p, ActionReadDenied, target(c.ID), details(p, c, nil)); err != nil {
+		if err := s.reads.record(ctx, p.OrgID, p, ActionReadDenied, target(c.ID), readDetails(p, c)); err != nil {
 			return WithSecret{}, err
 		}
 		return WithSecret{}, apierr.Forbidden("credential "+c.ID+" is not agent-readable: its value is never returned",
 			"an agent can still get TOTP codes from it; an organization key can make it readable")
 	}
 	// the entry is committed before the value is opened and returned
-	if err := s.reads.record(ctx, p.OrgID, p, ActionRead, target(c.ID), details(p, c, nil)); err != nil {
+	if err := s.reads.record(ctx, p.OrgID, p, ActionRead, target(c.ID), readDetails(p, c)); err != nil {
 		return WithSecret{}, err
 	}
 	v, err := s.keys.Open(ctx, p.OrgID, c.valueSealed, aad(c.ID, "value"))
@@ -557,7 +566,7 @@ func (s *Service) TOTP(ctx context.Context, p *auth.Principal, id string) (TOTPC
 		return TOTPCode{}, apierr.Conflict(apierr.CodeInvalidState, "credential %s has no TOTP secret", c.ID).
 			WithHint("add one with PATCH /api/v1/vault/" + c.ID + " and the field secret")
 	}
-	if err := s.reads.record(ctx, p.OrgID, p, ActionTOTP, target(c.ID), details(p, c, nil)); err != nil {
+	if err := s.reads.record(ctx, p.OrgID, p, ActionTOTP, target(c.ID), readDetails(p, c)); err != nil {
 		return TOTPCode{}, err
 	}
 	key, err := s.keys.Open(ctx, p.OrgID, c.totpSealed, aad(c.ID, "totp"))
