@@ -528,10 +528,11 @@ func equippedOn(ctx context.Context, q store.Querier, credID string) ([]string, 
 // in its list, so 404 would be a lie), and the refused attempt is recorded.
 // A totp-only credential has no value: 409 invalid_state.
 func (s *Service) Read(ctx context.Context, p *auth.Principal, id string) (WithSecret, error) {
-	c, err := s.seen.visible(ctx, p, id)
+	e, err := s.seen.visible(ctx, p, id)
 	if err != nil {
 		return WithSecret{}, err
 	}
+	c := e.c
 	if !c.HasValue {
 		return WithSecret{}, apierr.Conflict(apierr.CodeInvalidState, "credential %s holds no value, only a TOTP secret", c.ID).
 			WithHint("read a code with GET /api/v1/vault/" + c.ID + "/totp")
@@ -547,21 +548,22 @@ func (s *Service) Read(ctx context.Context, p *auth.Principal, id string) (WithS
 	if err := s.reads.record(ctx, p.OrgID, p, ActionRead, target(c.ID), readDetails(p, c)); err != nil {
 		return WithSecret{}, err
 	}
-	v, err := s.keys.Open(ctx, p.OrgID, c.valueSealed, aad(c.ID, "value"))
+	v, err := e.openValue(ctx, s.keys)
 	if err != nil {
-		return WithSecret{}, fmt.Errorf("open credential %s: %w", c.ID, err)
+		return WithSecret{}, err
 	}
-	return WithSecret{Credential: c, Value: string(v)}, nil
+	return WithSecret{Credential: c, Value: v}, nil
 }
 
 // TOTP returns the current code of a credential's TOTP secret (also for a
 // credential that is not agent-readable: the code is not the secret), and
 // records it in the audit history.
 func (s *Service) TOTP(ctx context.Context, p *auth.Principal, id string) (TOTPCode, error) {
-	c, err := s.seen.visible(ctx, p, id)
+	e, err := s.seen.visible(ctx, p, id)
 	if err != nil {
 		return TOTPCode{}, err
 	}
+	c := e.c
 	if !c.HasTOTP {
 		return TOTPCode{}, apierr.Conflict(apierr.CodeInvalidState, "credential %s has no TOTP secret", c.ID).
 			WithHint("add one with PATCH /api/v1/vault/" + c.ID + " and the field secret")
@@ -569,11 +571,7 @@ func (s *Service) TOTP(ctx context.Context, p *auth.Principal, id string) (TOTPC
 	if err := s.reads.record(ctx, p.OrgID, p, ActionTOTP, target(c.ID), readDetails(p, c)); err != nil {
 		return TOTPCode{}, err
 	}
-	key, err := s.keys.Open(ctx, p.OrgID, c.totpSealed, aad(c.ID, "totp"))
-	if err != nil {
-		return TOTPCode{}, fmt.Errorf("open totp secret of %s: %w", c.ID, err)
-	}
-	return TOTPSecret{Key: key, TOTPParams: c.totp}.Code(s.now())
+	return e.totpCode(ctx, s.keys, s.now())
 }
 
 // mayChange says whether p may change or delete c: an agent only what it
