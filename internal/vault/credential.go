@@ -544,7 +544,8 @@ func (s *Service) Read(ctx context.Context, p *auth.Principal, id string) (WithS
 		return WithSecret{}, apierr.Forbidden("credential "+c.ID+" is not agent-readable: its value is never returned",
 			"an agent can still get TOTP codes from it; an organization key can make it readable")
 	}
-	// the entry is committed before the value is opened and returned
+	// the entry is committed before the value is returned (opened on the
+	// first read, then kept with the cache entry: see visibility)
 	if err := s.reads.record(ctx, p.OrgID, p, ActionRead, target(c.ID), readDetails(p, c)); err != nil {
 		return WithSecret{}, err
 	}

@@ -53,7 +53,7 @@ func (b *bodies) mustNotContain(t *testing.T, needles ...[]byte) {
 	}
 }
 
-func principal(t *testing.T, env *apptest.Env, token string) *auth.Principal {
+func principal(t testing.TB, env *apptest.Env, token string) *auth.Principal {
 	t.Helper()
 	p, err := env.App.Authn.Authenticate(context.Background(), token)
 	if err != nil {
