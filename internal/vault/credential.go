@@ -393,6 +393,15 @@ func details(p *auth.Principal, c Credential, extra map[string]any) map[string]a
 	return d
 }
 
+// readDetails are details(p, c, nil) encoded by hand for the read paths,
+// where a map and json.Marshal per read showed in profiles.
+func readDetails(p *auth.Principal, c Credential) string {
+	if p.Kind == auth.KindAgent {
+		return audit.DetailsObject("agent_id", p.AgentID, "credential_name", c.Name, "kind", c.Kind, "token_id", p.CredentialID)
+	}
+	return audit.DetailsObject("credential_name", c.Name, "key_id", p.CredentialID, "kind", c.Kind)
+}
+
 func insertCredential(ctx context.Context, tx *store.Tx, c Credential) error {
 	origins, _ := json.Marshal(c.AllowedOrigins)
 	_, err := tx.ExecContext(ctx, `INSERT INTO vault_credentials (id, org_id, name, kind, username, agent_readable, allowed_origins,
@@ -519,52 +528,51 @@ func equippedOn(ctx context.Context, q store.Querier, credID string) ([]string, 
 // in its list, so 404 would be a lie), and the refused attempt is recorded.
 // A totp-only credential has no value: 409 invalid_state.
 func (s *Service) Read(ctx context.Context, p *auth.Principal, id string) (WithSecret, error) {
-	c, err := s.seen.visible(ctx, p, id)
+	e, err := s.seen.visible(ctx, p, id)
 	if err != nil {
 		return WithSecret{}, err
 	}
+	c := e.c
 	if !c.HasValue {
 		return WithSecret{}, apierr.Conflict(apierr.CodeInvalidState, "credential %s holds no value, only a TOTP secret", c.ID).
 			WithHint("read a code with GET /api/v1/vault/" + c.ID + "/totp")
 	}
 	if !c.AgentReadable {
-		if err := s.reads.record(ctx, p.OrgID, p, ActionReadDenied, target(c.ID), details(p, c, nil)); err != nil {
+		if err := s.reads.record(ctx, p.OrgID, p, ActionReadDenied, target(c.ID), readDetails(p, c)); err != nil {
 			return WithSecret{}, err
 		}
 		return WithSecret{}, apierr.Forbidden("credential "+c.ID+" is not agent-readable: its value is never returned",
 			"an agent can still get TOTP codes from it; an organization key can make it readable")
 	}
-	// the entry is committed before the value is opened and returned
-	if err := s.reads.record(ctx, p.OrgID, p, ActionRead, target(c.ID), details(p, c, nil)); err != nil {
+	// the entry is committed before the value is returned (opened on the
+	// first read, then kept with the cache entry: see visibility)
+	if err := s.reads.record(ctx, p.OrgID, p, ActionRead, target(c.ID), readDetails(p, c)); err != nil {
 		return WithSecret{}, err
 	}
-	v, err := s.keys.Open(ctx, p.OrgID, c.valueSealed, aad(c.ID, "value"))
+	v, err := e.openValue(ctx, s.keys)
 	if err != nil {
-		return WithSecret{}, fmt.Errorf("open credential %s: %w", c.ID, err)
+		return WithSecret{}, err
 	}
-	return WithSecret{Credential: c, Value: string(v)}, nil
+	return WithSecret{Credential: c, Value: v}, nil
 }
 
 // TOTP returns the current code of a credential's TOTP secret (also for a
 // credential that is not agent-readable: the code is not the secret), and
 // records it in the audit history.
 func (s *Service) TOTP(ctx context.Context, p *auth.Principal, id string) (TOTPCode, error) {
-	c, err := s.seen.visible(ctx, p, id)
+	e, err := s.seen.visible(ctx, p, id)
 	if err != nil {
 		return TOTPCode{}, err
 	}
+	c := e.c
 	if !c.HasTOTP {
 		return TOTPCode{}, apierr.Conflict(apierr.CodeInvalidState, "credential %s has no TOTP secret", c.ID).
 			WithHint("add one with PATCH /api/v1/vault/" + c.ID + " and the field secret")
 	}
-	if err := s.reads.record(ctx, p.OrgID, p, ActionTOTP, target(c.ID), details(p, c, nil)); err != nil {
+	if err := s.reads.record(ctx, p.OrgID, p, ActionTOTP, target(c.ID), readDetails(p, c)); err != nil {
 		return TOTPCode{}, err
 	}
-	key, err := s.keys.Open(ctx, p.OrgID, c.totpSealed, aad(c.ID, "totp"))
-	if err != nil {
-		return TOTPCode{}, fmt.Errorf("open totp secret of %s: %w", c.ID, err)
-	}
-	return TOTPSecret{Key: key, TOTPParams: c.totp}.Code(s.now())
+	return e.totpCode(ctx, s.keys, s.now())
 }
 
 // mayChange says whether p may change or delete c: an agent only what it

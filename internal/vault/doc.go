@@ -14,6 +14,9 @@
 //   - every create, update, delete, equip, unequip and injection into a
 //     machine is written to the audit history in the same transaction as the
 //     change; every value read and code read (which change nothing else) is
-//     committed to the history before the value is opened, with group commit
-//     so concurrent reads share one transaction (recorder.go).
+//     committed to the history before the value is returned, with group
+//     commit so concurrent reads share one transaction (recorder.go);
+//   - repeated reads are served from a short cache (visibility.go) holding
+//     the credential, its opened value and secret and the current code,
+//     cleared by every change before the change is answered.
 package vault

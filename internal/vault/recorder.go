@@ -9,7 +9,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/store"
 )
 
-// recorder writes the audit entries of reads (value, code, injection) with
+// recorder writes the audit entries of reads (value, code, refusal) with
 // group commit: entries that arrive while a transaction is committing are
 // written together in the next one. A read returns its value only after its
 // entry is committed, so the history never misses a read, but on SQLite
@@ -18,34 +18,38 @@ import (
 type recorder struct {
 	db      *store.DB
 	mu      sync.Mutex
-	pending []pendingEntry
-	running bool
+	pending *batch // entries for the next transaction; nil when none
+	running bool   // a flush goroutine is committing
 }
 
-type pendingEntry struct {
-	orgID   string
-	p       *auth.Principal
-	action  string
-	target  audit.Target
-	details map[string]any
-	done    chan error
+// batch is one transaction's worth of entries. Its callers wait on done
+// together: one channel per commit, not one per entry.
+type batch struct {
+	items []audit.Item
+	done  chan struct{} // closed when err is set
+	err   error
 }
 
 // record returns once the entry is committed (or failed). If ctx ends first
 // the entry may still be written: the history may show a read whose caller
-// gave up, never the other way round.
-func (r *recorder) record(ctx context.Context, orgID string, p *auth.Principal, action string, target audit.Target, details map[string]any) error {
-	e := pendingEntry{orgID: orgID, p: p, action: action, target: target, details: details, done: make(chan error, 1)}
+// gave up, never the other way round. details is a JSON object
+// (audit.DetailsObject).
+func (r *recorder) record(ctx context.Context, orgID string, p *auth.Principal, action string, target audit.Target, details string) error {
 	r.mu.Lock()
-	r.pending = append(r.pending, e)
+	b := r.pending
+	if b == nil {
+		b = &batch{done: make(chan struct{})}
+		r.pending = b
+	}
+	b.items = append(b.items, audit.Item{OrgID: orgID, Principal: p, Action: action, Target: target, DetailsJSON: details})
 	if !r.running {
 		r.running = true
 		go r.flush()
 	}
 	r.mu.Unlock()
 	select {
-	case err := <-e.done:
-		return err
+	case <-b.done:
+		return b.err
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -55,24 +59,18 @@ func (r *recorder) record(ctx context.Context, orgID string, p *auth.Principal, 
 func (r *recorder) flush() {
 	for {
 		r.mu.Lock()
-		batch := r.pending
+		b := r.pending
 		r.pending = nil
-		if len(batch) == 0 {
+		if b == nil {
 			r.running = false
 			r.mu.Unlock()
 			return
 		}
 		r.mu.Unlock()
 		// not the callers' contexts: one caller giving up must not fail the others
-		items := make([]audit.Item, len(batch))
-		for i, e := range batch {
-			items[i] = audit.Item{OrgID: e.orgID, Principal: e.p, Action: e.action, Target: e.target, Details: e.details}
-		}
-		err := r.db.InTx(context.Background(), func(tx *store.Tx) error {
-			return audit.RecordMany(context.Background(), tx, items)
+		b.err = r.db.InTx(context.Background(), func(tx *store.Tx) error {
+			return audit.RecordMany(context.Background(), tx, b.items)
 		})
-		for _, e := range batch {
-			e.done <- err
-		}
+		close(b.done)
 	}
 }

@@ -53,7 +53,7 @@ func (b *bodies) mustNotContain(t *testing.T, needles ...[]byte) {
 	}
 }
 
-func principal(t *testing.T, env *apptest.Env, token string) *auth.Principal {
+func principal(t testing.TB, env *apptest.Env, token string) *auth.Principal {
 	t.Helper()
 	p, err := env.App.Authn.Authenticate(context.Background(), token)
 	if err != nil {
@@ -499,7 +499,10 @@ func TestNothingSecretInTheDatabase(t *testing.T) {
 
 // TestMasterKeyRotationAcrossApps rotates the master key while two servers
 // share the database, and checks that both, and a third started afterwards,
-// read every value and code.
+// read every value and code; a server whose caches (data key, credential,
+// opened value) are warm from before the rotation keeps serving, and a
+// change it makes afterwards is neither served stale nor unreadable under
+// the new master key.
 func TestMasterKeyRotationAcrossApps(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		ctx := context.Background()
@@ -551,9 +554,19 @@ func TestMasterKeyRotationAcrossApps(t *testing.T) {
 		if stale != 0 {
 			t.Fatalf("%d data keys not under the new master key", stale)
 		}
+		// env still holds org A's data key, the credential and its opened value
+		// from before the rotation: a change made there now is sealed with the
+		// cached data key, served fresh at once, and readable by a node that
+		// knows only the new master key
+		read(env, a.Token, idA, "pass-a")
+		env.Must(200, env.Do("PATCH", "/api/v1/vault/"+idA, a.Token, map[string]any{"password": "pass-a2"}))
+		read(env, a.Token, idA, "pass-a2")
 		env2.Stop()
+		if keys, err := seal.ReadKeyFile(keyFile); err != nil || len(keys) != 1 || keys[0].ID != rot.NewKeyID {
+			t.Fatalf("key file after rotation: %v %v", keys, err)
+		}
 		env3 := apptest.StartConfig(t, env.Config)
-		read(env3, a.Token, idA, "pass-a")
+		read(env3, a.Token, idA, "pass-a2")
 		read(env3, b.Token, idB, "pass-b")
 		read(env3, c.Token, idC, "pass-c")
 		env3.Must(200, env3.Do("GET", "/api/v1/vault/"+idA+"/totp", a.Token, nil))

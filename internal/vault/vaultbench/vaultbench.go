@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"syscall"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/app"
@@ -20,8 +21,9 @@ import (
 // Run starts a dev server in a temporary directory (SQLite, no rate limit),
 // creates an agent with a login carrying a TOTP secret, and drives
 // GET /api/v1/me, GET /api/v1/vault/{id}/totp and GET /api/v1/vault/{id} with
-// conns concurrent connections for duration each, printing req/s, p50, p99
-// and the ratio to /me. Every vault request writes its audit entry.
+// conns concurrent connections for duration each, printing req/s, p50, p99,
+// the ratio to /me and the process CPU time per request. Every vault request
+// writes its audit entry.
 func Run(w io.Writer, duration time.Duration, conns int) error {
 	if conns < 1 {
 		return errors.New("conns must be at least 1")
@@ -53,7 +55,7 @@ func Run(w io.Writer, duration time.Duration, conns int) error {
 	}
 
 	fmt.Fprintf(w, "vault benchmark: %d connections, %s per endpoint, SQLite, audit write on every vault request\n", conns, duration)
-	fmt.Fprintf(w, "%-28s %10s %10s %10s %8s %8s\n", "endpoint", "req/s", "p50", "p99", "errors", "vs /me")
+	fmt.Fprintf(w, "%-28s %10s %10s %10s %8s %8s %10s\n", "endpoint", "req/s", "p50", "p99", "errors", "vs /me", "cpu/req")
 	var me loadgen.Result
 	for i, ep := range []struct{ name, path string }{
 		{"GET /api/v1/me", "/api/v1/me"},
@@ -61,6 +63,7 @@ func Run(w io.Writer, duration time.Duration, conns int) error {
 		{"GET /api/v1/vault/{id}", "/api/v1/vault/" + cred.ID},
 	} {
 		url := base + ep.path
+		cpu0 := processCPU()
 		r := loadgen.Run(context.Background(), ep.name, conns, duration, func() (*http.Request, error) {
 			req, err := http.NewRequest("GET", url, nil)
 			if err == nil {
@@ -75,9 +78,26 @@ func Run(w io.Writer, duration time.Duration, conns int) error {
 		if me.RPS() > 0 {
 			ratio = r.RPS() / me.RPS()
 		}
-		fmt.Fprintf(w, "%-28s %10.0f %10s %10s %8d %7.2fx\n", r.Name, r.RPS(), r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Errors, ratio)
+		perReq := time.Duration(0)
+		if r.Requests > 0 {
+			perReq = (processCPU() - cpu0) / time.Duration(r.Requests)
+		}
+		fmt.Fprintf(w, "%-28s %10.0f %10s %10s %8d %7.2fx %10s\n", r.Name, r.RPS(), r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Errors, ratio,
+			perReq.Round(time.Microsecond))
 	}
 	return nil
+}
+
+// processCPU is the CPU time (user + system) this process used so far. The
+// load generator runs in the same process, so CPU per request includes the
+// client's share, the same for every endpoint; on a shared machine it swings
+// less than req/s.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func call(client *http.Client, method, url, token string, body any, want int, out any) error {
