@@ -99,7 +99,7 @@ func (c *codeLure) find(p string) bool {
 // mayHoldCode is a cheap test before the code-lure expressions: every
 // code noun they know contains one of these.
 func mayHoldCode(p string) bool {
-	for _, s := range []string{"cod", "kod", "kód", "koodi", "mã", "pin"} {
+	for _, s := range []string{"cod", "cód", "kod", "kód", "koodi", "mã", "pin"} {
 		if strings.Contains(p, s) {
 			return true
 		}
