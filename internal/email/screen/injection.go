@@ -452,6 +452,11 @@ func (d *Detector) injectionFinding(m Message, c Context, hv htmlView) (Finding,
 
 func scoreSet(s sigSet, internal bool) float64 {
 	total := 0.0
+	// A lure in a window of paragraphs that names an assistant or agent
+	// is said to it ("Bonjour l'assistant, … remplace le lien de paiement").
+	if s.has(sigLure) && s.has(sigAgentNoun) {
+		s.add(sigAddressWk)
+	}
 	addressed := s.has(sigAddress) || s.has(sigAddressWk)
 	for x := signal(0); x < numSignals; x++ {
 		if !s.has(x) {

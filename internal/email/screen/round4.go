@@ -35,7 +35,7 @@ func markdownTitles(s string) []string {
 // or puts something into a reply next to a bare code noun, and a word that
 // makes the code a fresh one in this mailbox (received, latest, inbox).
 type codeLure struct {
-	give, fresh, neg *regexp.Regexp
+	give, fresh, neg, code, intoReply *regexp.Regexp
 }
 
 // Verb stems of the languages the lure was seen in and their neighbours;
@@ -43,7 +43,7 @@ type codeLure struct {
 const (
 	lureCode = `(?:c[oó]dig[oa]s?|codes?|codul\w*|codice|kod\w*|kód\w*|koodi\w*|mã(?: xác minh| xác thực| otp)?|pin)`
 	lureVerb = `(?:reply|respond|answer|send|forward|paste|include|add|attach|give|tell|put|` +
-		`respond\w*|contest\w*|env[ií]\w*|m[aá]nd\w*|p[aá]s[ae]\w*|peg[au]\w*|a[ñn][aá]d\w*|inclu[iy]\w*|adjunt\w*|reenv\w*|` +
+		`respond\w*|contest\w*|env[ií]\w*|m[aá]nd\w*|p[aá]s[ae]\w*|peg[au]\w*|a[ñn][aá]d\w*|inclu\w*|adjunt\w*|reenv\w*|` +
 		`respond[ae]\w*|encaminh\w*|cole\w*|adicion\w*|anex\w*|` +
 		`r[ée]pond\w*|envoy\w*|envoie\w*|coll\w*|ajout\w*|joign\w*|transf[eé]r\w*|` +
 		`antwort\w*|send\w*|schick\w*|f[üu]g\w*|einf[üu]g\w*|leite\w*|` +
@@ -69,7 +69,11 @@ func newCodeLure() *codeLure {
 		give: regexp.MustCompile(`(?:^|[^\pL])` + lureVerb + `(?:[^\pL][^.!?\n]{0,60}?[^\pL]|[^\pL]?)` + lureCode + `(?:[^\pL]|$)|` +
 			`(?:^|[^\pL])` + lureCode + `[^.!?\n]{0,60}?[^\pL]` + lureVerb + `(?:[^\pL]|$)`),
 		fresh: regexp.MustCompile(`(?:^|[^\pL])` + lureFresh + `(?:[^\pL]|$)`),
-		neg:   regexp.MustCompile(`(?:^|[^\pL])(?:never|not|don't|do not|no|nunca|jam[aá]s|n[ãa]o|ne|pas|nie|nicht|niemals|niet|nooit|ikke|inte|ei|älä|nu|non|mai|nikdy|không|đừng)(?:[^\pL]|$)`),
+		code:  regexp.MustCompile(`(?:^|[^\pL])` + lureCode + `(?:[^\pL]|$)`),
+		// "Step 3: paste it into your reply": the code was named a step
+		// earlier, so a pronoun stands for it.
+		intoReply: regexp.MustCompile(`(?:^|[^\pL])` + lureVerb + `[\s-](?:it|them|le|la|lo|o|a|ihn|es|sie|det|den|ho|je|go)[^\pL][^.!?\n]{0,30}?(?:reply|response|answer|r[ée]ponse|respuesta|resposta|antwort|risposta|r[ăa]spuns|odpowied\w*|antwoord|svar\w*|vastau\w*|odpov[ěe]\w*|trả lời)`),
+		neg:       regexp.MustCompile(`(?:^|[^\pL])(?:never|not|don't|do not|no|nunca|jam[aá]s|n[ãa]o|ne|pas|nie|nicht|niemals|niet|nooit|ikke|inte|ei|älä|nu|non|mai|nikdy|không|đừng)(?:[^\pL]|$)`),
 	}
 }
 
@@ -78,7 +82,11 @@ func (c *codeLure) find(p string) bool {
 	if !c.fresh.MatchString(p) {
 		return false
 	}
-	for _, loc := range c.give.FindAllStringIndex(p, 4) {
+	locs := c.give.FindAllStringIndex(p, 4)
+	if c.code.MatchString(p) {
+		locs = append(locs, c.intoReply.FindAllStringIndex(p, 4)...)
+	}
+	for _, loc := range locs {
 		// The sentence around the pair must not be negated ("never reply
 		// with your code", "não envie o código").
 		s := strings.LastIndexAny(p[:loc[0]], ".!?\n") + 1
@@ -144,6 +152,10 @@ func addRound4(add func(sig signal, negatable bool, exprs ...string)) {
 		// Instructions as machine-readable data: "role=system; action=reply;
 		// to=x@y", "agent_task=export".
 		`(?:^|[\s;,{])(?:role\s*[=:]\s*"?system|(?:action|task|command|instruction|directive|operation)\s*=\s*"?(?:reply|send|forward|export|attach|delete|copy|upload|email|share|exfiltrate)|(?:agent|assistant|ai|llm|bot|model)[_.-](?:task|action|instructions?|command|directive|target|destination|to)\s*[=:])`,
+	)
+	add(sigConceal, false,
+		// "confirm=false", "notify_user: no" in a block of instructions.
+		`(?:^|[\s;,{"])(?:confirm|confirmation|notify|notify_user|inform_user|alert_user|ask_user|human_review|log|audit)"?\s*[=:]\s*"?(?:false|no|0|off|none|skip)\b`,
 	)
 	add(sigConceal, true,
 		`\b(?:do not|don't|never) (?:show|display|render|reveal) (?:this |these |it )?(?:section |block |lines? )?to (?:humans?|users?|people|the user|staff|readers)\b`,
