@@ -292,7 +292,13 @@ func newInjectionRules() *injectionRules {
 	r.handGated = len(r.patterns)
 	addJailbreak(add)
 	addMultilingual(add)
-	addRound4(add)
+	// addNeed is add with the prefilter literals given by hand, for rules
+	// whose computed literals are common words ("account") while a rarer
+	// part ("instead of", "first") must be present too.
+	addNeed := func(sig signal, negatable bool, need []string, e string) {
+		r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: need})
+	}
+	addRound4(add, addNeed)
 
 	agentGate := []string{" ai", "ai ", "ai:", "ai,", "ai-", "(ai", "ai助", "assist", "agent", "bot", "model", "llm", "gpt", "pilot", "triag", "summari", "whoever", "whatever",
 		"助", "アシスタント", "asistente", "automated", "processing", "parsing", "classifying", "screening", "routing", "ki-", "ki "}
@@ -575,6 +581,9 @@ func (r *injectionRules) signals(p string) sigSet {
 	// ("destination": "x@y") sends something there.
 	if (set.has(sigMarkup) || set.has(sigMarkupWk)) && r.emailAddr.MatchString(p) {
 		set.add(sigExfilData)
+	}
+	if hasIBAN(p) && r.lure.iban.MatchString(r.quoted.ReplaceAllString(strings.ReplaceAll(p, "\n", " "), "")) {
+		set.add(sigLure)
 	}
 	if mayHoldCode(p) && r.lure.find(r.quoted.ReplaceAllString(strings.ReplaceAll(p, "\n", " "), "")) {
 		set.add(sigExfilSecret)

@@ -35,13 +35,13 @@ func markdownTitles(s string) []string {
 // or puts something into a reply next to a bare code noun, and a word that
 // makes the code a fresh one in this mailbox (received, latest, inbox).
 type codeLure struct {
-	give, fresh, neg, code, intoReply *regexp.Regexp
+	give, fresh, neg, code, intoReply, iban *regexp.Regexp
 }
 
 // Verb stems of the languages the lure was seen in and their neighbours;
 // the code noun follows or precedes the verb within one sentence.
 const (
-	lureCode = `(?:c[oó]dig[oa]s?|codes?|codul\w*|codice|kod\w*|kód\w*|koodi\w*|mã(?: xác minh| xác thực| otp)?|pin)`
+	lureCode = `(?:c[oó]dig[oa]s?|codes?|codul\w*|codice|kod\w*|kód\w*|koodi\w*|mã(?: xác minh| xác thực| otp)?)`
 	lureVerb = `(?:reply|respond|answer|send|forward|paste|include|add|attach|give|tell|put|` +
 		`respond\w*|contest\w*|env[ií]\w*|m[aá]nd\w*|p[aá]s[ae]\w*|peg[au]\w*|a[ñn][aá]d\w*|inclu\w*|adjunt\w*|reenv\w*|` +
 		`respond[ae]\w*|encaminh\w*|cole\w*|adicion\w*|anex\w*|` +
@@ -73,19 +73,18 @@ func newCodeLure() *codeLure {
 		// "Step 3: paste it into your reply": the code was named a step
 		// earlier, so a pronoun stands for it.
 		intoReply: regexp.MustCompile(`(?:^|[^\pL])` + lureVerb + `[\s-](?:it|them|le|la|lo|o|a|ihn|es|sie|det|den|ho|je|go)[^\pL][^.!?\n]{0,30}?(?:reply|response|answer|r[ée]ponse|respuesta|resposta|antwort|risposta|r[ăa]spuns|odpowied\w*|antwoord|svar\w*|vastau\w*|odpov[ěe]\w*|trả lời)`),
-		neg:       regexp.MustCompile(`(?:^|[^\pL])(?:never|not|don't|do not|no|nunca|jam[aá]s|n[ãa]o|ne|pas|nie|nicht|niemals|niet|nooit|ikke|inte|ei|älä|nu|non|mai|nikdy|không|đừng)(?:[^\pL]|$)`),
+		// "give them this account: ES91 2100 …": a new account with an IBAN.
+		iban: regexp.MustCompile(`(?:^|[^\pL])` + payNew + `\s+(?:[\pL-]+\s+){0,2}?` + payObj + `[^.!?\n]{0,40}?[a-z]{2}\d{2}[ ]?\d{4}`),
+		neg:  regexp.MustCompile(`(?:^|[^\pL])(?:never|not|don't|do not|no|nunca|jam[aá]s|n[ãa]o|ne|pas|nie|nicht|niemals|niet|nooit|ikke|inte|ei|älä|nu|non|mai|nikdy|không|đừng)(?:[^\pL]|$)`),
 	}
 }
 
 // find reports a code lure in paragraph p (lower-cased).
 func (c *codeLure) find(p string) bool {
-	if !c.fresh.MatchString(p) {
+	if !c.code.MatchString(p) || !c.fresh.MatchString(p) {
 		return false
 	}
-	locs := c.give.FindAllStringIndex(p, 4)
-	if c.code.MatchString(p) {
-		locs = append(locs, c.intoReply.FindAllStringIndex(p, 4)...)
-	}
+	locs := append(c.give.FindAllStringIndex(p, 4), c.intoReply.FindAllStringIndex(p, 4)...)
 	for _, loc := range locs {
 		// The sentence around the pair must not be negated ("never reply
 		// with your code", "não envie o código").
@@ -107,7 +106,7 @@ func (c *codeLure) find(p string) bool {
 // mayHoldCode is a cheap test before the code-lure expressions: every
 // code noun they know contains one of these.
 func mayHoldCode(p string) bool {
-	for _, s := range []string{"cod", "cód", "kod", "kód", "koodi", "mã", "pin"} {
+	for _, s := range []string{"cod", "cód", "kod", "kód", "koodi", "mã"} {
 		if strings.Contains(p, s) {
 			return true
 		}
@@ -124,26 +123,44 @@ const (
 		`kontoen|kontonummeret|tilinumero|numer konta|rachunek|[čc][íi]slo [úu][čc]tu|[úu][čc]et)`
 	paySwap = `(?:instead of|in place of|rather than|en lugar de|en vez de|em vez de|au lieu de|statt|anstelle|anstatt|in plaats van|` +
 		`invece d|al posto d|i stedet for|ist[äa]llet f[öo]r|sijaan|zamiast|m[íi]sto|namiesto|thay v[ìi])`
-	payGive = `(?:give|send|tell|provide|quote|share|use|d[aá]le|darle|dadle|den|indic\w+|facilit\w+|d[êe]|inform\w+|envi\w+|` +
-		`donne\w*|communiqu\w+|gib|nenne\w*|teile\w*|geef|geven|stuur|dai|d[àa]|comunica\w*|gi|oppgi|ange|anna)`
 	payNew = `(?:this|the new|new|my|another|a different|esta|nueva|otra|esa|nova|outra|cette|nouvelle|nouveau|autre|neue\w*|diese\w*|` +
 		`andere\w*|nieuwe|dit|deze|questo|questa|nuovo|nuova|altro|denne|dette|nya|nye|uusi|t[äa]m[äa]|nowy|nowe|nov[éý]|tento|toto)`
 )
 
+// paySwapWords are the literals one of which every match of paySwap holds.
+var paySwapWords = []string{"instead of", "in place of", "rather than", "en lugar de", "en vez de", "em vez de", "au lieu de",
+	"statt", "anstelle", "in plaats van", "invece d", "al posto d", "i stedet for", "istället för", "istallet for", "istället for", "istallet för",
+	"sijaan", "zamiast", "místo", "misto", "namiesto", "thay vì", "thay vi"}
+
+// hasIBAN reports two letters followed by two digits, the start of an
+// IBAN, so that the account-with-IBAN rule runs only where one may be.
+func hasIBAN(p string) bool {
+	for i := 0; i+4 <= len(p); i++ {
+		if isLowerASCII(p[i]) && isLowerASCII(p[i+1]) && isDigit(p[i+2]) && isDigit(p[i+3]) && (i == 0 || !isLowerASCII(p[i-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLowerASCII(b byte) bool { return b >= 'a' && b <= 'z' }
+func isDigit(b byte) bool      { return b >= '0' && b <= '9' }
+
 // addRound4 adds the expression rules of round 4.
-func addRound4(add func(sig signal, negatable bool, exprs ...string)) {
+func addRound4(add func(sig signal, negatable bool, exprs ...string), addNeed func(sig signal, negatable bool, need []string, expr string)) {
+	// Swapping the payment details given to customers: "send the payment
+	// link I give it instead of the Stripe one", "give them the IBAN ...
+	// instead of the usual one". The swap word is the rare part.
+	addNeed(sigLure, true, paySwapWords, payObj+`[^.!?\n]{0,80}?\b`+paySwap+`\b`)
+	addNeed(sigLure, true, paySwapWords, `\b`+paySwap+`\b[^.!?\n]{0,60}?\b`+payObj+`\b`)
+	// Rigging a screening decision: "rank this application first".
+	addNeed(sigLure, true, []string{"first", "highest", "top", "best", "strongest"},
+		`\b(?:rank|rate|score|place|put|list|move)\s+(?:this|my|me|the|our|him|her)?\s*(?:[\w-]+\s+){0,2}?(?:first|highest|at the top|on top|top|as (?:the )?(?:top|best|strongest|first))\b`)
 	add(sigLure, true,
-		// Swapping the payment details given to customers: "send the
-		// payment link I give it instead of the Stripe one", "darle esta
-		// cuenta", "give them the IBAN ... instead of the usual one".
-		payObj+`[^.!?\n]{0,80}?\b`+paySwap+`\b`,
-		`\b`+paySwap+`\b[^.!?\n]{0,60}?\b`+payObj+`\b`,
-		`\b`+payGive+`\b[^.!?\n]{0,40}?\b`+payNew+`\s+(?:[\w-]+\s+){0,2}?`+payObj+`\b[^.!?\n]{0,40}?[a-z]{2}\d{2}[ ]?\d{4}`,
+		// "Replace the payment link with …", "remplace le lien de paiement".
 		`\b(?:replace|swap|change|switch)\s+(?:the\s+|our\s+|your\s+)?(?:[\w-]+\s+)?(?:payment link|bank account|iban|bank details|account number)\b`,
 		`\b(?:remplace|reemplaza|sustituye|substitui|ersetze|vervang|sostituisci)\w*\s+(?:el |la |le |o |a |den |die |das |de |il )?`+payObj+`\b`,
-		// Rigging a screening decision: "rank this application first",
 		// "mark it as approved", "move me to the next round".
-		`\b(?:rank|rate|score|place|put|list|move)\s+(?:this|my|me|the|our|him|her)?\s*(?:[\w-]+\s+){0,2}?(?:first|highest|at the top|on top|top|as (?:the )?(?:top|best|strongest|first))\b`,
 		`\bmark (?:it|this|me|him|her|my [\w-]+|this [\w-]+|the [\w-]+) as (?:approved|qualified|shortlisted|accepted|hired|passed|the best|a match|top)\b`,
 		`\b(?:move|advance|forward) (?:this|my|the) (?:[\w-]+ )?(?:application|candidate|candidacy|cv|resume) (?:to|into) the (?:next|final|interview) (?:round|stage)\b`,
 		`\b(?:clasifica|coloca|pon|sitúa|marca)\w*\s+(?:esta|mi|la)\s+(?:candidatura|solicitud)\s+(?:en\s+)?(?:primer lugar|la primera|como aprobada)`,
