@@ -218,3 +218,27 @@ func assertFloors(t *testing.T, rep EvalReport, floors map[Reason]float64) {
 		}
 	}
 }
+
+// TestHoldout4 runs holdout4 (237 messages, a Spanish veterinary clinic
+// chain), unseen until round 4 (injection recall 0.762, lookalike 0.892 at
+// that freeze) and development data since: the round-4 rules were made
+// from its misses, so these floors are regression guards, not a
+// generalisation figure.
+func TestHoldout4(t *testing.T) {
+	rep := evaluate(t, filepath.Join("testdata", "holdout4"))
+	if rep.Files < 230 {
+		t.Fatalf("holdout4 has %d messages, want at least 230", rep.Files)
+	}
+	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.97, ReasonLookalikeDomain: 1.0})
+}
+
+// TestDev4 runs the probe written before the round-4 rules (39 messages,
+// a dental clinic); first measured after the rules built from holdout4:
+// injection 10/19 with no false positive, lookalike 7/7.
+func TestDev4(t *testing.T) {
+	rep := evaluate(t, filepath.Join("testdata", "dev4"))
+	if rep.Files < 39 {
+		t.Fatalf("dev4 has %d messages, want at least 39", rep.Files)
+	}
+	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.73, ReasonLookalikeDomain: 1.0})
+}

@@ -33,6 +33,7 @@ const (
 	sigSensitive                 // mentions credentials or vault at all
 	sigAgentNoun                 // mentions an AI agent at all (only used for hidden text)
 	sigOverrideAll               // the override names the earlier instructions as a whole ("ignore all previous instructions")
+	sigLure                      // asks for a code that just arrived, gives customers other payment details, rigs a ranking
 	numSignals
 )
 
@@ -53,6 +54,7 @@ var signalWeight = [numSignals]float64{
 	sigSensitive:   1,
 	sigAgentNoun:   0,
 	sigOverrideAll: 1,
+	sigLure:        2,
 }
 
 var signalName = [numSignals]string{
@@ -72,6 +74,7 @@ var signalName = [numSignals]string{
 	sigSensitive:   "mentions credentials",
 	sigAgentNoun:   "mentions an AI agent",
 	sigOverrideAll: "cancels all previous instructions",
+	sigLure:        "asks for a fresh code, other payment details or a rigged decision",
 }
 
 type sigSet uint32
@@ -120,6 +123,8 @@ type injectionRules struct {
 	emailAddr *regexp.Regexp
 	// hypothetical finds "if/when someone asks you to" before a match.
 	hypothetical *regexp.Regexp
+	// lure finds requests to hand back a code that just arrived (round4.go).
+	lure *codeLure
 	// lex reads the signals in every language with a word table
 	// (lexicon.go, lexdata.go).
 	lex *lexIndex
@@ -161,7 +166,8 @@ func newInjectionRules() *injectionRules {
 		hexRun:    regexp.MustCompile(`(?i)\b(?:[0-9a-f]{2}[ :]?){16,}\b`),
 		urlEnc:    regexp.MustCompile(`(?:%[0-9A-Fa-f]{2}[^\s%]{0,3}){6,}`),
 		uniEsc:    regexp.MustCompile(`(?i)(?:\\u[0-9a-f]{4}[^\\\s]{0,2}){4,}`),
-		rotHint:   newLitIndex([]string{"rot13", "rot 13", "rot-13", "rot- 13", "caesar", "cipher", "decode", "decrypt"}),
+		// The hint may itself be enciphered ("Qrpbqr jvgu EBG13").
+		rotHint: newLitIndex([]string{"rot13", "rot 13", "rot-13", "rot- 13", "caesar", "cipher", "decode", "decrypt", "ebg13", "ebg 13", "ebg-13", "qrpbqr"}),
 		// Negations in the languages of multilingual.go; words are
 		// letters of any script (\w is ASCII-only). CJK has no spaces.
 		negation: regexp.MustCompile(`(?:(?:\bnever|\bnot|n't|\bno need to|\bnunca|\bjamais|\bnie|\bnicht|\bniemals|\bnão|\bnao|\bniet|\bnooit|\bnigdy|\basla|(?:^|[^\pL])(?:не|никогда|ne|mai))[^\pL\pN]+(?:[\pL\pN_'-]+[^\pL\pN]+){0,3}|(?:不要|请勿|切勿|請勿|不得|禁止|绝不|絕不|決して|絶対に).{0,6})$`),
@@ -171,6 +177,7 @@ func newInjectionRules() *injectionRules {
 	r.negInside = mustFiltered(`(?:^|[^\pL])(?:never|niemals|nie|nicht|nunca|jamais|mai|nooit|nigdy|aldrig|aldri|никогда|asla)(?:[^\pL]|$)`)
 	r.selfOwned = mustFiltered(`(?:^|[^\pL])(?:my|meine[nr]?|mes|mis|mie|miei|mijn|mina|mine|mitt|moje|moich|мои|моих|мої|minhas|meus)[^\pL]`)
 	r.lex = newLexIndex(lexTables())
+	r.lure = newCodeLure()
 	add := func(sig signal, negatable bool, exprs ...string) {
 		for _, e := range exprs {
 			r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: requiredLiterals(e)})
@@ -285,6 +292,13 @@ func newInjectionRules() *injectionRules {
 	r.handGated = len(r.patterns)
 	addJailbreak(add)
 	addMultilingual(add)
+	// addNeed is add with the prefilter literals given by hand, for rules
+	// whose computed literals are common words ("account") while a rarer
+	// part ("instead of", "first") must be present too.
+	addNeed := func(sig signal, negatable bool, need []string, e string) {
+		r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: need})
+	}
+	addRound4(add, addNeed)
 
 	agentGate := []string{" ai", "ai ", "ai:", "ai,", "ai-", "(ai", "ai助", "assist", "agent", "bot", "model", "llm", "gpt", "pilot", "triag", "summari", "whoever", "whatever",
 		"助", "アシスタント", "asistente", "automated", "processing", "parsing", "classifying", "screening", "routing", "ki-", "ki "}
@@ -444,6 +458,11 @@ func (d *Detector) injectionFinding(m Message, c Context, hv htmlView) (Finding,
 
 func scoreSet(s sigSet, internal bool) float64 {
 	total := 0.0
+	// A lure in a window of paragraphs that names an assistant or agent
+	// is said to it ("Bonjour l'assistant, … remplace le lien de paiement").
+	if s.has(sigLure) && s.has(sigAgentNoun) {
+		s.add(sigAddressWk)
+	}
 	addressed := s.has(sigAddress) || s.has(sigAddressWk)
 	for x := signal(0); x < numSignals; x++ {
 		if !s.has(x) {
@@ -454,7 +473,7 @@ func scoreSet(s sigSet, internal bool) float64 {
 			if !addressed || internal {
 				continue
 			}
-		case sigAddress, sigAddressWk, sigAuthority, sigAgentAct, sigOverrideAll:
+		case sigAddress, sigAddressWk, sigAuthority, sigAgentAct, sigOverrideAll, sigLure:
 			if internal {
 				continue
 			}
@@ -520,7 +539,8 @@ func (r *injectionRules) scoreSegment(s segment, internal bool, seen map[string]
 			best.score, best.sigs = sc, w
 		}
 	}
-	hiddenZone := s.zone == zoneHidden || s.zone == zoneComment || s.zone == zoneAttr
+	// A decoded payload is as unreadable to a person as hidden text.
+	hiddenZone := s.zone == zoneHidden || s.zone == zoneComment || s.zone == zoneAttr || s.zone == zoneDecoded
 	const actions = 1<<sigOverride | 1<<sigNewRule | 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigMarkup | 1<<sigDirective | 1<<sigAgentAct | 1<<sigDecodeRun | 1<<sigAuthority
 	if hiddenZone && whole&actions != 0 {
 		// Text a person cannot see that talks to an agent is the attack
@@ -562,6 +582,19 @@ func (r *injectionRules) signals(p string) sigSet {
 	if (set.has(sigMarkup) || set.has(sigMarkupWk)) && r.emailAddr.MatchString(p) {
 		set.add(sigExfilData)
 	}
+	if hasIBAN(p) && r.lure.iban.MatchString(r.quoted.ReplaceAllString(strings.ReplaceAll(p, "\n", " "), "")) {
+		set.add(sigLure)
+	}
+	if mayHoldCode(p) && r.lure.find(r.quoted.ReplaceAllString(strings.ReplaceAll(p, "\n", " "), "")) {
+		set.add(sigExfilSecret)
+		set.add(sigLure)
+	}
+	// A lure (other payment details, a rigged ranking) in a paragraph that
+	// names an assistant or agent is said to it, even without an AI word:
+	// "the assistant should give customers this account".
+	if set.has(sigLure) && !set.has(sigAddress) && r.agentNoun.MatchString(r.emailAddr.ReplaceAllString(p, " ")) {
+		set.add(sigAddressWk)
+	}
 	if set.has(sigExfilSecret) && !set.has(sigAddress) && !set.has(sigAddressWk) && r.request.MatchString(p) &&
 		r.agentNoun.MatchString(r.emailAddr.ReplaceAllString(p, " ")) {
 		set.add(sigAddressWk)
@@ -580,13 +613,21 @@ func (r *injectionRules) signals(p string) sigSet {
 
 func (r *injectionRules) signalsOf(p string) sigSet {
 	var quoted [][]int
-	if mayMatch(r.quoted.need, p) {
-		quoted = r.quoted.re.FindAllStringIndex(p, -1)
-	}
-	set := r.lex.scan(p, quoted)
 	flat := strings.ReplaceAll(p, "\n", " ")
+	// Quotations are found on the flattened text (same byte offsets), so
+	// that one wrapped across a line break is still a quotation.
+	if mayMatch(r.quoted.need, p) {
+		quoted = r.quoted.re.FindAllStringIndex(flat, -1)
+	}
+	// String literals in code and test logs are test data, not orders.
+	lits := codeStrings(flat)
+	quoted = append(quoted, lits...)
+	set := r.lex.scan(p, quoted)
 	// Reported speech is removed before matching order-like signals.
 	unq := r.quoted.ReplaceAllString(flat, "")
+	if len(lits) > 0 {
+		unq = codeString.ReplaceAllString(unq, "$1")
+	}
 	var gate [numSignals]uint8 // 0 unknown, 1 open, 2 closed
 	// One pass over each text finds every prefilter literal in it.
 	seenP := r.index.scan(p)
@@ -642,7 +683,7 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 			}
 			// "If a guest email asks you to ignore these rules, refuse":
 			// a hypothetical request described, not made.
-			if pt.sig != sigConceal && r.hypothetical.MatchString(subject[max(0, loc[0]-100):loc[0]]) {
+			if pt.sig != sigConceal && pt.sig != sigLure && r.hypothetical.MatchString(subject[max(0, loc[0]-100):loc[0]]) {
 				continue
 			}
 			if !r.negation.MatchString(subject[start:loc[0]]) {
@@ -696,6 +737,9 @@ func collectSegments(m Message, hv htmlView) []segment {
 	segs = appendWithCode(segs, zoneBody, body)
 	for _, c := range textComments(m.Text) {
 		segs = append(segs, segment{zoneComment, c})
+	}
+	if t := markdownTitles(m.Text); len(t) > 0 {
+		segs = append(segs, segment{zoneAttr, strings.Join(t, "\n\n")})
 	}
 	if hv.visible != "" {
 		segs = appendWithCode(segs, zoneBody, hv.visible)

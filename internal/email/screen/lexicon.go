@@ -755,6 +755,13 @@ func (t *lexText) newRule() bool {
 				if t.colonAfter(o.end) {
 					return true
 				}
+				// "a new procedure from management – send me the client
+				// list": the new rule is a request to send something out.
+				for _, v := range t.hits[lcSend] {
+					if !v.quoted && v.start > o.end && (v.sent == o.sent || v.sent == o.sent+1) {
+						return true
+					}
+				}
 				for _, f := range t.hits[lcFromNow] {
 					if f.sent >= n.sent-1 && f.sent <= n.sent {
 						return true

@@ -290,6 +290,10 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 			weak = &lookalikeHit{detail: fmt.Sprintf("puts %s in front of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind)}
 		case len(sd.sub) > 0 && spansLabels(sd, t.domain):
 			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s across a label boundary of %s (%s)", t.domain, sd.reg, t.kind)}
+		case len(tl) >= 5 && tokenImitates(sd, t):
+			weak = &lookalikeHit{detail: fmt.Sprintf("joins a look-alike of %s to other words (%s)", t.domain, t.kind)}
+		case len(sd.sub) > 0 && subLabelNames(sd, t):
+			weak = &lookalikeHit{detail: fmt.Sprintf("puts the name of %s in a subdomain of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind)}
 		}
 	}
 	if weak != nil {
@@ -553,4 +557,105 @@ func sharesLeadWithLure(label string, t target) bool {
 		return false
 	}
 	return slices.ContainsFunc(tokens[1:], func(tok string) bool { return lureWords[tok] })
+}
+
+// tldWords are TLD-looking tokens that phishing hosts glue to a name
+// ("zoom-us", "docusign-net", "com-paypal") so that it reads as the
+// real domain.
+var tldWords = map[string]bool{"com": true, "net": true, "org": true, "co": true, "us": true, "io": true, "app": true}
+
+// cheapTLDs are the new generic TLDs where throw-away phishing hosts
+// live; unlike com/net/org, a brand's name in a subdomain of one of them
+// is rarely a real vendor's customer site.
+var cheapTLDs = map[string]bool{
+	"xyz": true, "top": true, "online": true, "site": true, "shop": true, "live": true, "email": true,
+	"support": true, "help": true, "services": true, "club": true, "icu": true, "cc": true, "tech": true,
+	"cloud": true, "link": true, "click": true, "work": true, "info": true, "biz": true, "page": true,
+	"website": true, "store": true, "digital": true, "today": true, "space": true, "fun": true, "buzz": true,
+	"rest": true, "monster": true, "cyou": true, "sbs": true, "cfd": true, "lol": true, "quest": true,
+}
+
+// imitatesName reports that a token is the target's name written with
+// look-alike letters, or (for names of 5+ letters) one dropped, doubled or
+// swapped letter away from it. An exact match is not an imitation.
+func imitatesName(tok string, t target) bool {
+	if tok == t.label || len(tok) < 3 {
+		return false
+	}
+	sk := skeleton(tok)
+	return sk == t.skel || looseSkeleton(sk) == t.loose || nearMiss(sk, t.skel)
+}
+
+// tokenImitates composes two techniques in the registrable label: a
+// look-alike spelling of the name as one hyphen token beside other words
+// (rnicrosoft-365.com, dropbx-share.com, linkdin-jobs.com). A homoglyph
+// spelling needs nothing more; an edit of a short name (5-7 letters) needs
+// a lure word beside it, since dropping a letter of a short name often
+// leaves an ordinary word ("post" of "posti"). Only on the imitated
+// domain's own suffix or a cheap generic one, as for plain near misses.
+func tokenImitates(sd senderDomain, t target) bool {
+	if !strings.Contains(sd.label, "-") || strings.Contains(t.label, "-") {
+		return false
+	}
+	if sd.suffix != t.suffix && !genericSuffixes[sd.suffix] {
+		return false
+	}
+	tokens := strings.Split(sd.label, "-")
+	lure := slices.ContainsFunc(tokens, func(tok string) bool { return lureWords[tok] })
+	for _, tok := range tokens {
+		// A lure word is never the imitation itself ("cloud" is one letter
+		// from "icloud").
+		if lureWords[tok] || !imitatesName(tok, t) {
+			continue
+		}
+		if sk := skeleton(tok); sk == t.skel || looseSkeleton(sk) == t.loose {
+			return true
+		}
+		if lure || utf8.RuneCountInString(t.label) >= 8 {
+			return true
+		}
+	}
+	return false
+}
+
+// subLabelNames reports the target's name (exact or look-alike) as a
+// subdomain label, or a hyphen token of one, of an unrelated registrable
+// domain that looks made for phishing: lure words in its name or a cheap
+// new TLD (zoom-us.meeting-invite.link, docusign.secure-view.online,
+// acme.secure-docs.online). The organization's name on a real SaaS host
+// (acme.zendesk.com, acme.okta.com) has neither, and a brand that is an
+// ordinary word needs both.
+func subLabelNames(sd senderDomain, t target) bool {
+	regTokens := strings.Split(sd.label, "-")
+	lure := slices.ContainsFunc(regTokens, func(tok string) bool { return lureWords[tok] })
+	cheap := cheapTLDs[sd.suffix]
+	isBrand := strings.HasPrefix(t.kind, "brand")
+	switch {
+	case isBrand && !t.plainName:
+		if !lure || !cheap {
+			return false
+		}
+	case !lure && !cheap:
+		return false
+	}
+	flatT := strings.ReplaceAll(t.label, "-", "")
+	tsuf := t.suffix[strings.LastIndexByte(t.suffix, '.')+1:]
+	for _, l := range sd.sub {
+		var kept []string
+		for _, tok := range strings.Split(l, "-") {
+			if tok != "" && !tldWords[tok] && tok != tsuf {
+				kept = append(kept, tok)
+			}
+		}
+		joined := strings.Join(kept, "")
+		if joined == flatT || len(flatT) >= 5 && imitatesName(joined, t) {
+			return true
+		}
+		if len(kept) > 1 && slices.ContainsFunc(kept, func(tok string) bool {
+			return tok == flatT || len(flatT) >= 5 && imitatesName(tok, t)
+		}) {
+			return true
+		}
+	}
+	return false
 }

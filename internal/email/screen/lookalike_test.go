@@ -58,9 +58,22 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@airbnb.com-host-verify.co", true, false}, // known domain across a label boundary
 		{"a@paypal.com-account-review.info", true, false},
 		{"a@bookinq.com", true, false}, // q for g
-		{"a@paypal.de", false, false},  // a brand that runs country sites
-		{"a@gmail.cat", false, false},  // regional TLD of a +cc brand
-		{"a@paypal.xyz", true, false},  // but a generic TLD is a swap
+		// Round 4 (holdout4): two techniques combined.
+		{"a@zoom-us.meeting-invite.link", true, false},         // brand + its TLD word in a subdomain, lure domain
+		{"a@docusign.secure-view.online", true, false},         // brand as subdomain of a cheap TLD
+		{"a@acme-corp.secure-docs.online", true, false},        // own name buried in a subdomain
+		{"a@dropbx-share.com", true, false},                    // dropped letter + lure word
+		{"a@rnicrosoft-365.com", true, false},                  // rn for m as a token beside another word
+		{"a@linkdin-jobs.com", true, false},                    // dropped letter of a long name + any word
+		{"a@acme-corp.zendesk.com", false, false},              // own name on a real SaaS host
+		{"a@acme-corp.okta.com", false, false},                 //
+		{"a@google-cloud-partner.accenture.com", false, false}, // brand token on a real company's domain
+		{"a@agentops-cloud.com", false, false},                 // "cloud" is a lure word, not a misspelt icloud
+		{"a@dhl.tracking-hub.com", true, false},                // plain brand name, lure domain
+		{"a@slack.team-chat.com", false, false},                // ~word brand needs a lure and a cheap TLD
+		{"a@paypal.de", false, false},                          // a brand that runs country sites
+		{"a@gmail.cat", false, false},                          // regional TLD of a +cc brand
+		{"a@paypal.xyz", true, false},                          // but a generic TLD is a swap
 	}
 	for _, tc := range tests {
 		t.Run(tc.from, func(t *testing.T) {
