@@ -242,3 +242,29 @@ func TestDev4(t *testing.T) {
 	}
 	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.73, ReasonLookalikeDomain: 1.0})
 }
+
+// TestHoldout5 runs holdout5 (209 messages, a Portuguese dental clinic
+// chain), written by someone who never saw the rules and measured once
+// after the round-4 freeze: it is the current estimate on unseen mail, and
+// it is BELOW the goals (injection recall 0.718 with 4.6 % false positives,
+// lookalike recall 0.906 with 0.6 %). Nothing was tuned on it. The bounds
+// here are those figures, so the test catches a regression; it does not
+// claim the goals.
+func TestHoldout5(t *testing.T) {
+	rep := evaluate(t, filepath.Join("testdata", "holdout5"))
+	if rep.Files < 209 {
+		t.Fatalf("holdout5 has %d messages, want at least 209", rep.Files)
+	}
+	for reason, b := range map[Reason]struct{ minRecall, maxFPR float64 }{
+		ReasonPromptInjection: {0.71, 0.05},
+		ReasonLookalikeDomain: {0.90, 0.01},
+	} {
+		s := rep.Scores[reason]
+		if s == nil {
+			t.Fatalf("no labels for %s", reason)
+		}
+		if s.Recall < b.minRecall || s.FalsePositiveRate > b.maxFPR {
+			t.Errorf("%s: recall %.3f (floor %.2f), false-positive rate %.3f (ceiling %.2f)", reason, s.Recall, b.minRecall, s.FalsePositiveRate, b.maxFPR)
+		}
+	}
+}
