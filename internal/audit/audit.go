@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
+	"strconv"
 	"strings"
 	"time"
 
@@ -198,11 +199,36 @@ func List(ctx context.Context, q store.Querier, orgID string, f Filter, limit in
 	if !f.Until.IsZero() {
 		until = store.Micros(f.Until)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT id, at, actor_type, actor_id, credential_id, action, target_type, target_id, details FROM audit_events
-		WHERE org_id = $1 AND ($2 = '' OR target_id = $2) AND ($3 = '' OR actor_id = $3) AND ($4 = '' OR action = $4)
-		AND at >= $5 AND at < $6 AND ($7 = '' OR id < $7)
-		AND ($9 = '' OR action LIKE $9)
-		ORDER BY id DESC LIMIT $8`, orgID, f.TargetID, f.ActorID, f.Action, since, until, after, limit, actionLike)
+	// Only the filters given go into the query, as plain equalities, so the
+	// (org_id, target_id, id) and (org_id, actor_id, id) indexes serve them;
+	// "($2 = '' OR target_id = $2)" would scan the organization's history.
+	var b strings.Builder
+	b.WriteString(`SELECT id, at, actor_type, actor_id, credential_id, action, target_type, target_id, details FROM audit_events
+		WHERE org_id = $1 AND at >= $2 AND at < $3`)
+	args := []any{orgID, since, until}
+	where := func(cond string, v any) {
+		args = append(args, v)
+		b.WriteString(" AND ")
+		b.WriteString(strings.ReplaceAll(cond, "$?", "$"+strconv.Itoa(len(args))))
+	}
+	if f.TargetID != "" {
+		where("target_id = $?", f.TargetID)
+	}
+	if f.ActorID != "" {
+		where("actor_id = $?", f.ActorID)
+	}
+	if f.Action != "" {
+		where("action = $?", f.Action)
+	}
+	if actionLike != "" {
+		where("action LIKE $?", actionLike)
+	}
+	if after != "" {
+		where("id < $?", after)
+	}
+	args = append(args, limit)
+	b.WriteString(" ORDER BY id DESC LIMIT $" + strconv.Itoa(len(args)))
+	rows, err := q.QueryContext(ctx, b.String(), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list audit history: %w", err)
 	}

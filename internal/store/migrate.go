@@ -20,9 +20,26 @@ var migrations embed.FS
 // Migrate applies every pending migration. Several servers starting at once on
 // PostgreSQL take turns through an advisory lock.
 func (db *DB) Migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrations, "migrations")
+	p, err := db.migrations()
 	if err != nil {
 		return err
+	}
+	start := time.Now()
+	res, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate %s: %w", db.dialect, err)
+	}
+	if len(res) > 0 {
+		db.log.Info("database migrated", "dialect", db.dialect.String(), "applied", len(res), "took", time.Since(start))
+	}
+	return nil
+}
+
+// migrations is the goose provider of this database's dialect.
+func (db *DB) migrations() (*goose.Provider, error) {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return nil, err
 	}
 	fsys := dialectFS{fsys: sub, dialect: db.dialect}
 	dialect := goose.DialectSQLite3
@@ -34,23 +51,15 @@ func (db *DB) Migrate(ctx context.Context) error {
 		dialect = goose.DialectPostgres
 		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
 	p, err := goose.NewProvider(dialect, db.w, fsys, opts...)
 	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
+		return nil, fmt.Errorf("migrations: %w", err)
 	}
-	start := time.Now()
-	res, err := p.Up(ctx)
-	if err != nil {
-		return fmt.Errorf("migrate %s: %w", db.dialect, err)
-	}
-	if len(res) > 0 {
-		db.log.Info("database migrated", "dialect", db.dialect.String(), "applied", len(res), "took", time.Since(start))
-	}
-	return nil
+	return p, nil
 }
 
 // dialectFS shows goose the migrations of one dialect: NAME.sql files for
