@@ -123,7 +123,7 @@ type injectionRules struct {
 	emailAddr *regexp.Regexp
 	// hypothetical finds "if/when someone asks you to" before a match.
 	hypothetical *regexp.Regexp
-	// lure finds requests to hand back a code that just arrived (round4.go).
+	// lure finds requests to hand back a code that just arrived (lures.go).
 	lure *codeLure
 	// lex reads the signals in every language with a word table
 	// (lexicon.go, lexdata.go).
@@ -298,7 +298,7 @@ func newInjectionRules() *injectionRules {
 	addNeed := func(sig signal, negatable bool, need []string, e string) {
 		r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: need})
 	}
-	addRound4(add, addNeed)
+	addLureRules(add, addNeed)
 
 	agentGate := []string{" ai", "ai ", "ai:", "ai,", "ai-", "(ai", "ai助", "assist", "agent", "bot", "model", "llm", "gpt", "pilot", "triag", "summari", "whoever", "whatever",
 		"助", "アシスタント", "asistente", "automated", "processing", "parsing", "classifying", "screening", "routing", "ki-", "ki "}

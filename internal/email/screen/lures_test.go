@@ -4,7 +4,7 @@ import "testing"
 
 // TestRound4Rules checks the round-4 rules on short texts, with the
 // benign look-alikes each rule must leave alone.
-func TestRound4Rules(t *testing.T) {
+func TestLureRules(t *testing.T) {
 	d := NewDetector()
 	c := Context{OrgDomains: []string{"acme-corp.com"}}
 	tests := []struct {
