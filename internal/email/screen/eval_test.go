@@ -148,123 +148,73 @@ func TestRunEvalErrors(t *testing.T) {
 	}
 }
 
-// TestHoldout2 runs the second held-out set, written after the rules were
-// frozen (commit 477a2aa), mostly in languages the rules did not cover
-// then. Its misses (nine languages without vocabulary, two lookalike
-// kinds) were what the word tables and the lookalike fixes of the next
-// round addressed, so it is now dev data, no longer unseen: the floors are
-// what was reached on it, and honest figures on unseen mail come from a
-// later held-out set.
-func TestHoldout2(t *testing.T) {
-	rep := evaluate(t, filepath.Join("testdata", "holdout2"))
-	if rep.Files < 60 {
-		t.Fatalf("holdout2 has %d messages, want at least 60", rep.Files)
-	}
-	// First measured at 0.409 / 0.833 (unseen); 22/22 and 12/12 after.
-	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.95, ReasonLookalikeDomain: 0.95})
+// setBounds is what a labelled set in testdata must keep scoring: a recall
+// floor per reason and, where the set does not meet the goal's, a
+// false-positive ceiling (otherwise the goal's ceiling applies).
+type setBounds struct {
+	minFiles int
+	floor    map[Reason]float64
+	ceiling  map[Reason]float64
 }
 
-// TestDev2 runs the multilingual development set: injections in 40+
-// languages and styles, hard benign mail (one-time codes that say "never
-// share", password resets, security notices, AI talk, people asking for
-// invoices to be sent to an address, self-corrections) in 30+ languages,
-// lookalikes of the kinds holdout2 missed and real look-alike companies.
-func TestDev2(t *testing.T) {
-	rep := evaluate(t, filepath.Join("testdata", "dev2"))
-	if rep.Files < 120 {
-		t.Fatalf("dev2 has %d messages, want at least 120", rep.Files)
-	}
-	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.95, ReasonLookalikeDomain: 0.95})
+// bounds builds setBounds for injection and lookalike recall floors.
+func bounds(minFiles int, injection, lookalike float64) setBounds {
+	return setBounds{minFiles: minFiles, floor: map[Reason]float64{ReasonPromptInjection: injection, ReasonLookalikeDomain: lookalike}}
 }
 
-// TestHoldout3 runs the third held-out set (219 messages, a Portuguese hotel
-// group), first measured unseen at injection recall 0.650 (FP 0.014) and
-// lookalike recall 0.917 (FP 0.011). Its misses were then read as symptoms
-// of general gaps and the rules changed, so it is dev data now: the floors
-// are what was reached on it.
-func TestHoldout3(t *testing.T) {
-	rep := evaluate(t, filepath.Join("testdata", "holdout3"))
-	if rep.Files < 200 {
-		t.Fatalf("holdout3 has %d messages, want at least 200", rep.Files)
+// TestEvalSets runs the held-out and development sets. A held-out set was
+// written by someone who never saw the rules, measured once at a freeze
+// (its unseen figure, in the README), and then read for general gaps, which
+// makes it development data: its floors are what was reached afterwards.
+// Only the newest held-out set has not been read; its bounds are its
+// unseen figures, which are below the goals.
+func TestEvalSets(t *testing.T) {
+	sets := map[string]setBounds{
+		// 71 messages, mostly languages without vocabulary at the time:
+		// unseen 0.409 / 0.833.
+		"holdout2": bounds(60, 0.95, 0.95),
+		// Multilingual development set: 40+ languages, hard benign mail.
+		"dev2": bounds(120, 0.95, 0.95),
+		// 219 messages, a Portuguese hotel group: unseen 0.650 (FP 0.014) /
+		// 0.917 (FP 0.011).
+		"holdout3": bounds(200, 0.92, 0.95),
+		// Probe written before the rules made from holdout3 (language school):
+		// first 16/22 injections with 2 false positives.
+		"dev3": bounds(40, 0.75, 0.85),
+		// 237 messages, a Spanish veterinary chain: unseen 0.762 (FP 0.013) /
+		// 0.892.
+		"holdout4": bounds(230, 0.97, 1.0),
+		// Probe written before the rules made from holdout4 (dental clinic):
+		// first 10/19 injections with 1 false positive, lookalikes 7/7.
+		"dev4": bounds(39, 0.73, 1.0),
+		// 209 messages, a Portuguese dental chain, never read: injection
+		// 0.718 with 4.6 % false positives, lookalike 0.906 with 0.6 %.
+		"holdout5": {minFiles: 209,
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.71, ReasonLookalikeDomain: 0.90},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.05, ReasonLookalikeDomain: 0.01}},
 	}
-	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.92, ReasonLookalikeDomain: 0.95})
-}
-
-// TestDev3 runs the probe written before the round-3 rules (42 messages,
-// a language school): the rules were made from holdout3's misses, and
-// dev3 checked afterwards that they catch messages not looked at while
-// writing them (first measured 16/22 injections, 2 false positives).
-func TestDev3(t *testing.T) {
-	rep := evaluate(t, filepath.Join("testdata", "dev3"))
-	if rep.Files < 40 {
-		t.Fatalf("dev3 has %d messages, want at least 40", rep.Files)
-	}
-	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.75, ReasonLookalikeDomain: 0.85})
-}
-
-// assertFloors checks the false-positive goals and a recall floor per code.
-func assertFloors(t *testing.T, rep EvalReport, floors map[Reason]float64) {
-	t.Helper()
-	for reason, g := range goals {
-		s := rep.Scores[reason]
-		if s == nil {
-			t.Fatalf("no labels for %s", reason)
-		}
-		if s.FalsePositiveRate > g.maxFPR {
-			t.Errorf("%s false-positive rate %.3f > %.2f", reason, s.FalsePositiveRate, g.maxFPR)
-		}
-		if s.Recall < floors[reason] {
-			t.Errorf("%s recall %.3f < floor %.2f", reason, s.Recall, floors[reason])
-		}
-	}
-}
-
-// TestHoldout4 runs holdout4 (237 messages, a Spanish veterinary clinic
-// chain), unseen until round 4 (injection recall 0.762, lookalike 0.892 at
-// that freeze) and development data since: the round-4 rules were made
-// from its misses, so these floors are regression guards, not a
-// generalisation figure.
-func TestHoldout4(t *testing.T) {
-	rep := evaluate(t, filepath.Join("testdata", "holdout4"))
-	if rep.Files < 230 {
-		t.Fatalf("holdout4 has %d messages, want at least 230", rep.Files)
-	}
-	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.97, ReasonLookalikeDomain: 1.0})
-}
-
-// TestDev4 runs the probe written before the round-4 rules (39 messages,
-// a dental clinic); first measured after the rules built from holdout4:
-// injection 10/19 with no false positive, lookalike 7/7.
-func TestDev4(t *testing.T) {
-	rep := evaluate(t, filepath.Join("testdata", "dev4"))
-	if rep.Files < 39 {
-		t.Fatalf("dev4 has %d messages, want at least 39", rep.Files)
-	}
-	assertFloors(t, rep, map[Reason]float64{ReasonPromptInjection: 0.73, ReasonLookalikeDomain: 1.0})
-}
-
-// TestHoldout5 runs holdout5 (209 messages, a Portuguese dental clinic
-// chain), written by someone who never saw the rules and measured once
-// after the round-4 freeze: it is the current estimate on unseen mail, and
-// it is BELOW the goals (injection recall 0.718 with 4.6 % false positives,
-// lookalike recall 0.906 with 0.6 %). Nothing was tuned on it. The bounds
-// here are those figures, so the test catches a regression; it does not
-// claim the goals.
-func TestHoldout5(t *testing.T) {
-	rep := evaluate(t, filepath.Join("testdata", "holdout5"))
-	if rep.Files < 209 {
-		t.Fatalf("holdout5 has %d messages, want at least 209", rep.Files)
-	}
-	for reason, b := range map[Reason]struct{ minRecall, maxFPR float64 }{
-		ReasonPromptInjection: {0.71, 0.05},
-		ReasonLookalikeDomain: {0.90, 0.01},
-	} {
-		s := rep.Scores[reason]
-		if s == nil {
-			t.Fatalf("no labels for %s", reason)
-		}
-		if s.Recall < b.minRecall || s.FalsePositiveRate > b.maxFPR {
-			t.Errorf("%s: recall %.3f (floor %.2f), false-positive rate %.3f (ceiling %.2f)", reason, s.Recall, b.minRecall, s.FalsePositiveRate, b.maxFPR)
-		}
+	for dir, b := range sets {
+		t.Run(dir, func(t *testing.T) {
+			rep := evaluate(t, filepath.Join("testdata", dir))
+			if rep.Files < b.minFiles {
+				t.Fatalf("%s has %d messages, want at least %d", dir, rep.Files, b.minFiles)
+			}
+			for reason, g := range goals {
+				s := rep.Scores[reason]
+				if s == nil {
+					t.Fatalf("no labels for %s", reason)
+				}
+				ceiling := g.maxFPR
+				if c, ok := b.ceiling[reason]; ok {
+					ceiling = c
+				}
+				if s.FalsePositiveRate > ceiling {
+					t.Errorf("%s false-positive rate %.3f > %.2f", reason, s.FalsePositiveRate, ceiling)
+				}
+				if s.Recall < b.floor[reason] {
+					t.Errorf("%s recall %.3f < floor %.2f", reason, s.Recall, b.floor[reason])
+				}
+			}
+		})
 	}
 }
