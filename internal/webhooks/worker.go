@@ -209,6 +209,13 @@ type pump struct {
 	backlog map[string]bool
 }
 
+// requestScan asks the next turn for a claim of every endpoint.
+func (p *pump) requestScan() {
+	p.mu.Lock()
+	p.scan = true
+	p.mu.Unlock()
+}
+
 // hold and drop keep mine and holds together (under mu).
 func (p *pump) hold(id, endpointID string) {
 	if _, ok := p.mine[id]; ok {
@@ -345,13 +352,9 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		// been too busy to wait for these.
 		select {
 		case <-s.wake:
-			p.mu.Lock()
-			p.scan = true
-			p.mu.Unlock()
+			p.requestScan()
 		case <-t.C:
-			p.mu.Lock()
-			p.scan = true
-			p.mu.Unlock()
+			p.requestScan()
 		default:
 		}
 		p.mu.Lock()
@@ -427,13 +430,9 @@ func (s *Service) deliverLoop(ctx context.Context) {
 		case <-p.kick:
 		case <-s.fanKick:
 		case <-s.wake:
-			p.mu.Lock()
-			p.scan = true
-			p.mu.Unlock()
+			p.requestScan()
 		case <-t.C:
-			p.mu.Lock()
-			p.scan = true
-			p.mu.Unlock()
+			p.requestScan()
 		}
 	}
 }
