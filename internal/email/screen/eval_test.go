@@ -188,10 +188,20 @@ func TestEvalSets(t *testing.T) {
 		// first 10/19 injections with 1 false positive, lookalikes 7/7.
 		"dev4": bounds(39, 0.73, 1.0),
 		// 209 messages, a Portuguese dental chain, never read: injection
-		// 0.718 with 4.6 % false positives, lookalike 0.906 with 0.6 %.
+		// 0.718 with 4.6 % false positives (2.3 % after the discussion
+		// discount, measured once as a regression check), lookalike 0.906
+		// with 0.6 %.
 		"holdout5": {minFiles: 209,
 			floor:   map[Reason]float64{ReasonPromptInjection: 0.71, ReasonLookalikeDomain: 0.90},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.05, ReasonLookalikeDomain: 0.01}},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.025, ReasonLookalikeDomain: 0.01}},
+		// Mail about prompt injection (developer threads, training, vendor
+		// marketing, notices, human assistants, newsletters) and injections
+		// camouflaged as discussion, written before the discussion discount:
+		// first 20/23 with 11 of 35 false positives; now 20/23 with 4, all
+		// held at the bound (suspicious, not blocked).
+		"dev5": {minFiles: 58,
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.86, ReasonLookalikeDomain: 1.0},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.12, ReasonLookalikeDomain: 0.01}},
 	}
 	for dir, b := range sets {
 		t.Run(dir, func(t *testing.T) {

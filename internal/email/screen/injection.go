@@ -125,6 +125,8 @@ type injectionRules struct {
 	hypothetical *regexp.Regexp
 	// lure finds requests to hand back a code that just arrived (lures.go).
 	lure *codeLure
+	// disc finds mail that talks about attacks (discussion.go).
+	disc *discussion
 	// lex reads the signals in every language with a word table
 	// (lexicon.go, lexdata.go).
 	lex *lexIndex
@@ -177,6 +179,7 @@ func newInjectionRules() *injectionRules {
 	r.negInside = mustFiltered(`(?:^|[^\pL])(?:never|niemals|nie|nicht|nunca|jamais|mai|nooit|nigdy|aldrig|aldri|никогда|asla)(?:[^\pL]|$)`)
 	r.selfOwned = mustFiltered(`(?:^|[^\pL])(?:my|meine[nr]?|mes|mis|mie|miei|mijn|mina|mine|mitt|moje|moich|мои|моих|мої|minhas|meus)[^\pL]`)
 	r.lex = newLexIndex(lexTables())
+	r.disc = newDiscussion()
 	r.lure = newCodeLure()
 	add := func(sig signal, negatable bool, exprs ...string) {
 		for _, e := range exprs {
@@ -404,6 +407,10 @@ type scored struct {
 	score float64
 	sigs  sigSet
 	zone  zone
+	// shown, when set, are the signals to name in the finding instead of
+	// sigs: a discussion window held at the flag threshold by the bound
+	// names what it quotes, while only its own words join the union.
+	shown sigSet
 }
 
 // injectionFinding scores every text source of m and reports a finding
@@ -427,7 +434,7 @@ func (d *Detector) injectionFinding(m Message, c Context, hv htmlView) (Finding,
 	var union sigSet
 	seen := map[string]sigSet{}
 	for _, s := range segs {
-		res := rules.scoreSegment(s, internal, seen)
+		res := rules.scoreSegment(s, segmentScope{internal: internal, org: c.OrgDomains, flag: d.injFlag}, seen)
 		if res.score > best.score {
 			best = res
 		}
@@ -444,8 +451,12 @@ func (d *Detector) injectionFinding(m Message, c Context, hv htmlView) (Finding,
 		return Finding{}, false
 	}
 	var names []string
+	shown := best.sigs
+	if best.shown != 0 {
+		shown = best.shown
+	}
 	for s := signal(0); s < numSignals; s++ {
-		if best.sigs.has(s) && signalWeight[s] > 0 {
+		if shown.has(s) && signalWeight[s] > 0 {
 			names = append(names, signalName[s])
 		}
 	}
@@ -492,6 +503,13 @@ func scoreSet(s sigSet, internal bool) float64 {
 	return total
 }
 
+// segmentScope is what scoring a segment needs to know about the message.
+type segmentScope struct {
+	internal bool     // the sender is the organization itself
+	org      []string // the organization's domains
+	flag     float64  // the flag threshold, which bounds the discussion discount
+}
+
 // scoreSegment finds signals per paragraph and scores every window of
 // three neighbouring paragraphs.
 //
@@ -499,7 +517,8 @@ func scoreSet(s sigSet, internal bool) float64 {
 // whitespace-collapsed text): the plain-text and HTML alternatives of a
 // message mostly repeat each other, and scoring each paragraph once halves
 // the work for such mail.
-func (r *injectionRules) scoreSegment(s segment, internal bool, seen map[string]sigSet) scored {
+func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[string]sigSet) scored {
+	internal := sc.internal
 	text := normalize(s.text)
 	text = r.quotePfx.ReplaceAllString(text, "")
 	paras := splitParagraphs(text)
@@ -519,24 +538,72 @@ func (r *injectionRules) scoreSegment(s segment, internal bool, seen map[string]
 	}
 	// A transcript needs both a user and an assistant line; they usually
 	// sit in different paragraphs.
-	if r.userLine.MatchString(text) && r.assistLine.MatchString(text) {
+	transcript := r.userLine.MatchString(text) && r.assistLine.MatchString(text)
+	if transcript {
 		whole.add(sigMarkup)
 		for i := range sets {
 			sets[i].add(sigMarkup)
 		}
 	}
+	// Paragraphs that talk about attacks are read a second time with their
+	// quotations and example lines blanked (discussion.go). Only text a
+	// person reads can be discussion, and only when it scores at all.
+	var unframed []sigSet
+	var talks []bool
+	if isDiscussionZone(s.zone) && scoreSet(whole, internal) >= sc.flag {
+		talks = make([]bool, len(paras))
+		unframed = make([]sigSet, len(paras))
+		any := false
+		for i, p := range paras {
+			unframed[i] = sets[i]
+			talks[i] = r.disc.discusses(p)
+			any = any || talks[i]
+		}
+		if any {
+			for i, p := range paras {
+				if sets[i] == 0 {
+					continue
+				}
+				if u := r.disc.unframe(p, sets[i].has(sigAddress)); u != p {
+					unframed[i] = r.signals(u)
+					if transcript {
+						unframed[i].add(sigMarkup)
+					}
+				}
+			}
+		} else {
+			unframed, talks = nil, nil
+		}
+	}
 	best := scored{zone: s.zone}
 	for i := range sets {
 		w := sets[i]
-		if i > 0 {
-			w |= sets[i-1]
+		lo, hi := max(0, i-1), min(len(sets)-1, i+1)
+		for j := lo; j <= hi; j++ {
+			w |= sets[j]
 		}
-		if i+1 < len(sets) {
-			w |= sets[i+1]
+		score, sigs, shown := scoreSet(w, internal), w, sigSet(0)
+		// The subject (or a segment's first paragraph) frames the whole
+		// mail: "Module 4: recognising attacks on AI assistants".
+		if talks != nil && (talks[lo] || talks[i] || talks[hi] || talks[0]) {
+			var u sigSet
+			ext := false
+			for j := lo; j <= hi; j++ {
+				u |= unframed[j]
+				// The bound needs the secret request or the markup and the
+				// outside address in one paragraph.
+				risky := sets[j].has(sigExfilSecret) || sets[j].has(sigMarkup) || sets[j].has(sigMarkupWk)
+				ext = ext || risky && r.disc.externalEmail(paras[j], sc.org)
+			}
+			var bounded bool
+			score, bounded = discussedScore(w, u, internal, ext, sc.flag)
+			sigs = u
+			if bounded {
+				shown = w
+			}
 		}
-		sc := scoreSet(w, internal)
-		if sc > best.score {
-			best.score, best.sigs = sc, w
+		if score > best.score {
+			best.score, best.sigs, best.shown = score, sigs, shown
 		}
 	}
 	// A decoded payload is as unreadable to a person as hidden text.
