@@ -286,7 +286,11 @@ func runIngest(w io.Writer, d time.Duration, databaseURL string) error {
 	}
 	go func() { _ = srv.Serve(pln) }()
 	start := time.Now()
+	// AGENTSVC_BENCH_PIPELINE_CPUPROFILE profiles the pipeline phase only
+	// (the sink phase is left out).
+	stopProfile := startProfile(os.Getenv("AGENTSVC_BENCH_PIPELINE_CPUPROFILE"))
 	res := load(pln.Addr().String(), ag.address, d)
+	stopProfile()
 	_ = srv.Shutdown(context.Background())
 	// Wait until the pipeline has stored everything that got 250.
 	var stored int
