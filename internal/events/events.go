@@ -45,6 +45,20 @@ type Event struct {
 	Data       map[string]any `json:"data"`
 }
 
+// LockLog takes the organization's event-log lock for the rest of tx
+// (PostgreSQL: a transaction advisory lock, taken again at no cost;
+// SQLite: its one writer already serializes). Appending takes it, so the
+// log's order is the commit order. A transaction that also writes other
+// per-organization rows that concurrent appenders write too (the mail usage
+// counters) takes this lock first, so every such transaction locks in the
+// same order and none can deadlock another.
+func LockLog(ctx context.Context, tx *store.Tx, orgID string) error {
+	if err := tx.Lock(ctx, "events:"+orgID); err != nil {
+		return fmt.Errorf("lock event log: %w", err)
+	}
+	return nil
+}
+
 // Append writes an event in tx and wakes readers once tx commits.
 func Append(ctx context.Context, tx *store.Tx, orgID, inboxID, typ string, data map[string]any) (Event, error) {
 	if data == nil {
@@ -54,8 +68,8 @@ func Append(ctx context.Context, tx *store.Tx, orgID, inboxID, typ string, data 
 	if err != nil {
 		return Event{}, fmt.Errorf("event data: %w", err)
 	}
-	if err := tx.Lock(ctx, "events:"+orgID); err != nil {
-		return Event{}, fmt.Errorf("lock event log: %w", err)
+	if err := LockLog(ctx, tx, orgID); err != nil {
+		return Event{}, err
 	}
 	e := Event{ID: ids.New("evt"), OrgID: orgID, InboxID: inboxID, Type: typ, OccurredAt: time.Now().UTC(), Data: data}
 	err = tx.QueryRowContext(ctx, `INSERT INTO events (id, org_id, inbox_id, type, occurred_at, data) VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq`,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
+	"github.com/agentsvc/agentsvc/internal/events"
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/store"
 )
@@ -34,6 +35,13 @@ func addUsage(ctx context.Context, tx *store.Tx, orgID string, bytes int64, inbo
 
 // addUsageN is addUsage for n inbound messages at once.
 func addUsageN(ctx context.Context, tx *store.Tx, orgID string, bytes, n int64, at time.Time) error {
+	// The event log's lock before the counters' row: a batch of inbound
+	// mail appends its events first and adds its usage last, a single
+	// message the other way round; without one order two such
+	// transactions of an organization deadlock on PostgreSQL.
+	if err := events.LockLog(ctx, tx, orgID); err != nil {
+		return err
+	}
 	m := month(at)
 	_, err := tx.ExecContext(ctx, `INSERT INTO mail_usage (org_id, stored_bytes, month, month_inbound) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (org_id) DO UPDATE SET
