@@ -310,22 +310,12 @@ func (s *Service) claim(ctx context.Context, limit int) (int, error) {
 	now := s.now()
 	var claimed []row
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
-		claimed = claimed[:0]
 		rows, err := tx.QueryContext(ctx, `SELECT `+rowColumns+` FROM outbound_queue WHERE state = 'queued' AND next_attempt_at <= $1
 			ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`, store.Micros(now), limit)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			r, err := scanRow(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			claimed = append(claimed, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if claimed, err = store.ScanAll(rows, scanRow); err != nil {
 			return err
 		}
 		if len(claimed) == 0 {

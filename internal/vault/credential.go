@@ -427,9 +427,7 @@ func equip(ctx context.Context, tx *store.Tx, orgID, credID, agentID string, now
 const credentialColumns = `c.id, c.org_id, c.name, c.kind, c.username, c.agent_readable, c.allowed_origins, c.value_sealed, c.totp_sealed,
 	c.totp_algorithm, c.totp_digits, c.totp_period, c.created_by, c.created_at, c.updated_at`
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanCredential(r scanner) (Credential, error) {
+func scanCredential(r store.Scanner) (Credential, error) {
 	var c Credential
 	var origins string
 	var created, updated int64
@@ -483,17 +481,8 @@ func (s *Service) List(ctx context.Context, p *auth.Principal, limit int, after 
 	if err != nil {
 		return nil, fmt.Errorf("list credentials: %w", err)
 	}
-	out := []Credential{}
-	for rows.Next() {
-		c, err := scanCredential(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	out, err := store.ScanAll(rows, scanCredential)
+	if err != nil {
 		return nil, err
 	}
 	if p.Kind != auth.KindAgent {
@@ -507,20 +496,11 @@ func (s *Service) List(ctx context.Context, p *auth.Principal, limit int, after 
 }
 
 func equippedOn(ctx context.Context, q store.Querier, credID string) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT agent_id FROM vault_equipment WHERE credential_id = $1 ORDER BY agent_id`, credID)
+	out, err := store.Strings(ctx, q, `SELECT agent_id FROM vault_equipment WHERE credential_id = $1 ORDER BY agent_id`, credID)
 	if err != nil {
 		return nil, fmt.Errorf("list equipment: %w", err)
 	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Read returns a credential with its value to an agent, after the read's

@@ -271,19 +271,10 @@ func insertDeliveries(ctx context.Context, tx *store.Tx, orgID string, rows []de
 
 // behindOrgs lists organizations whose cursor is behind their log.
 func (s *Service) behindOrgs(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.org_id FROM webhook_cursors c
+	orgs, err := store.Strings(ctx, s.db, `SELECT c.org_id FROM webhook_cursors c
 		WHERE EXISTS (SELECT 1 FROM events e WHERE e.org_id = c.org_id AND e.seq > c.last_seq)`)
 	if err != nil {
 		return nil, fmt.Errorf("find pending fan-out: %w", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return orgs, nil
 }

@@ -276,16 +276,7 @@ func listEndpoints(ctx context.Context, q store.Querier, orgID string) ([]Webhoo
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []WebhookEndpoint{}
-	for rows.Next() {
-		e, err := scanEndpoint(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return store.ScanAll(rows, scanEndpoint)
 }
 
 // List returns the organization's endpoints, newest first (at most 20, so

@@ -137,16 +137,7 @@ func (s *Service) Deliveries(ctx context.Context, p *auth.Principal, endpointID 
 	if err != nil {
 		return nil, fmt.Errorf("list deliveries: %w", err)
 	}
-	defer rows.Close()
-	out := []WebhookDelivery{}
-	for rows.Next() {
-		d, err := scanDelivery(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return store.ScanAll(rows, scanDelivery)
 }
 
 // requeue moves a delivery back to pending, due now, with a fresh series of

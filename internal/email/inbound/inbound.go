@@ -315,22 +315,12 @@ func (p *Pipeline) claimExpired(ctx context.Context, limit int) (int, error) {
 	now := p.now()
 	var claimed []queueRow
 	err := p.db.InTx(ctx, func(tx *store.Tx) error {
-		claimed = claimed[:0]
 		rows, err := tx.QueryContext(ctx, `SELECT `+queueCols+` FROM inbound_queue WHERE claimed_until < $1 ORDER BY claimed_until, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
 			store.Micros(now), limit)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			r, err := scanRow(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			claimed = append(claimed, r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if claimed, err = store.ScanAll(rows, scanRow); err != nil {
 			return err
 		}
 		for _, r := range claimed {

@@ -524,20 +524,11 @@ func RecordCorrespondent(ctx context.Context, tx *store.Tx, inboxID, domain stri
 // KnownCorrespondents lists the domains an inbox exchanged mail with, most
 // recent first (at most 500).
 func KnownCorrespondents(ctx context.Context, q store.Querier, inboxID string) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT domain FROM correspondents WHERE inbox_id = $1 ORDER BY last_at DESC LIMIT 500`, inboxID)
+	out, err := store.Strings(ctx, q, `SELECT domain FROM correspondents WHERE inbox_id = $1 ORDER BY last_at DESC LIMIT 500`, inboxID)
 	if err != nil {
 		return nil, fmt.Errorf("known correspondents: %w", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var d string
-		if err := rows.Scan(&d); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 func splitFields(s string) []string { return strings.Fields(s) }

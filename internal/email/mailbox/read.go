@@ -20,9 +20,7 @@ import (
 const messageCols = `id, inbox_id, thread_id, direction, header_message_id, in_reply_to, refs, from_name, from_address, to_json, cc_json,
 	reply_to_json, subject, snippet, text_body, html_body, verdict, reasons, findings, auth_json, warnings, quarantined, size, sent_at, received_at`
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanMessage(r scanner) (Message, error) {
+func scanMessage(r store.Scanner) (Message, error) {
 	var (
 		m                                        Message
 		refs, to, cc, replyTo, reasons, findings string
@@ -187,18 +185,7 @@ func (s *Service) ListMessages(ctx context.Context, p *auth.Principal, inboxID s
 	return out, nil
 }
 
-func collectMessages(rows *sql.Rows) ([]Message, error) {
-	defer rows.Close()
-	out := []Message{}
-	for rows.Next() {
-		m, err := scanMessage(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
-}
+func collectMessages(rows *sql.Rows) ([]Message, error) { return store.ScanAll(rows, scanMessage) }
 
 // AttachmentData is an attachment's bytes.
 type AttachmentData struct {

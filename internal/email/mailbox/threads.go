@@ -28,7 +28,7 @@ const (
 const threadCols = `id, inbox_id, folder, subject, snippet, last_from_name, last_from_address, message_count, agent_read, team_read,
 	last_message_at, created_at, updated_at`
 
-func scanThread(r scanner) (Thread, error) {
+func scanThread(r store.Scanner) (Thread, error) {
 	var t Thread
 	var last, created, updated int64
 	err := r.Scan(&t.ID, &t.InboxID, &t.Folder, &t.Subject, &t.Snippet, &t.LastFrom.Name, &t.LastFrom.Address, &t.MessageCount,
@@ -186,16 +186,8 @@ func (s *Service) ListThreads(ctx context.Context, p *auth.Principal, inboxID st
 	if err != nil {
 		return nil, fmt.Errorf("list threads: %w", err)
 	}
-	defer rows.Close()
-	out := []Thread{}
-	for rows.Next() {
-		t, err := scanThread(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := store.ScanAll(rows, scanThread)
+	if err != nil {
 		return nil, err
 	}
 	return out, withLabels(ctx, s.db, out)
@@ -451,20 +443,10 @@ func (s *Service) Release(ctx context.Context, p *auth.Principal, id string) (Th
 			return apierr.Conflict(apierr.CodeInvalidState, "the thread is not in quarantine (it is in %s)", t.Folder)
 		}
 		now := store.Micros(s.now())
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM messages WHERE thread_id = $1 AND quarantined = TRUE ORDER BY id`, id)
+		msgs, err := store.Strings(ctx, tx, `SELECT id FROM messages WHERE thread_id = $1 AND quarantined = TRUE ORDER BY id`, id)
 		if err != nil {
 			return err
 		}
-		var msgs []string
-		for rows.Next() {
-			var m string
-			if err := rows.Scan(&m); err != nil {
-				rows.Close()
-				return err
-			}
-			msgs = append(msgs, m)
-		}
-		rows.Close()
 		if _, err := tx.ExecContext(ctx, `UPDATE messages SET quarantined = FALSE WHERE thread_id = $1`, id); err != nil {
 			return fmt.Errorf("release messages: %w", err)
 		}

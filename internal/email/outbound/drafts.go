@@ -184,22 +184,18 @@ func (s *Service) ListDrafts(ctx context.Context, p *auth.Principal, inboxID str
 	if err != nil {
 		return nil, fmt.Errorf("list drafts: %w", err)
 	}
-	out := []Draft{}
-	for rows.Next() {
-		d, err := scanDraft(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, d.Draft)
+	drs, err := store.ScanAll(rows, scanDraft)
+	if err != nil {
+		return nil, err
 	}
-	rows.Close()
-	for i := range out {
+	out := make([]Draft, len(drs))
+	for i := range drs {
+		out[i] = drs[i].Draft
 		if err := s.withUploads(ctx, s.db, &out[i]); err != nil {
 			return nil, err
 		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // DeleteDraft removes a draft and the uploads it held.
@@ -222,20 +218,10 @@ func (s *Service) DeleteDraft(ctx context.Context, p *auth.Principal, id string)
 // deleteDraft removes a draft and its uploads' rows in tx; it returns the
 // upload files to remove once tx committed.
 func deleteDraft(ctx context.Context, tx *store.Tx, id string) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT blob_path FROM uploads WHERE draft_id = $1`, id)
+	blobs, err := store.Strings(ctx, tx, `SELECT blob_path FROM uploads WHERE draft_id = $1`, id)
 	if err != nil {
 		return nil, err
 	}
-	var blobs []string
-	for rows.Next() {
-		var b string
-		if err := rows.Scan(&b); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		blobs = append(blobs, b)
-	}
-	rows.Close()
 	if _, err := tx.ExecContext(ctx, `DELETE FROM uploads WHERE draft_id = $1`, id); err != nil {
 		return nil, err
 	}

@@ -23,22 +23,9 @@ func (s *Service) NotifyOwners(ctx context.Context, orgID, subject, text string)
 	if err != nil {
 		return err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT email FROM members WHERE org_id = $1 AND role = $2 ORDER BY id`, orgID, org.RoleOwner)
+	owners, err := store.Strings(ctx, s.db, `SELECT email FROM members WHERE org_id = $1 AND role = $2 ORDER BY id`, orgID, org.RoleOwner)
 	if err != nil {
 		return fmt.Errorf("owners of %s: %w", orgID, err)
-	}
-	var owners []string
-	for rows.Next() {
-		var e string
-		if err := rows.Scan(&e); err != nil {
-			rows.Close()
-			return err
-		}
-		owners = append(owners, e)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	if len(owners) == 0 {
 		return nil

@@ -258,16 +258,7 @@ func (s *Service) ListRecipients(ctx context.Context, p *auth.Principal, limit i
 	if err != nil {
 		return nil, fmt.Errorf("list recipients: %w", err)
 	}
-	defer rows.Close()
-	out := []VerifiedRecipient{}
-	for rows.Next() {
-		v, err := scanRecipient(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return store.ScanAll(rows, scanRecipient)
 }
 
 // DeleteRecipient removes a recipient.
