@@ -2,10 +2,12 @@ package apptest
 
 import (
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // BuildBinary compiles the agentsvc command into the test's temp dir, for
@@ -31,4 +33,38 @@ func FreeAddr(t testing.TB) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
+}
+
+// StartBinary runs bin (from BuildBinary) as `agentsvc server --dev` on
+// dir/data with its HTTP API on httpAddr, no admin listener, warnings only,
+// and args after those; its output goes to dir/server.log. It returns once
+// /healthz answers (failing the test with the log after 30 s) and kills the
+// process when the test ends.
+func StartBinary(t testing.TB, bin, dir, httpAddr string, args ...string) *exec.Cmd {
+	t.Helper()
+	logPath := filepath.Join(dir, "server.log")
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { logf.Close() })
+	cmd := exec.Command(bin, append([]string{"server", "--dev", "--data-dir", filepath.Join(dir, "data"), "--http-addr", httpAddr,
+		"--admin-addr", "", "--log-level", "warn"}, args...)...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if r, err := http.Get("http://" + httpAddr + "/healthz"); err == nil {
+			r.Body.Close()
+			return cmd
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(logPath)
+			t.Fatalf("server did not start: %s", log)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

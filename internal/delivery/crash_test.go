@@ -33,32 +33,8 @@ const dupWindow = time.Second
 // the sink and waits until it answers.
 func startAgentsvc(t *testing.T, bin, dir, httpAddr, dnsAddr string, sinkPort int) *exec.Cmd {
 	t.Helper()
-	logf, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { logf.Close() })
-	cmd := exec.Command(bin, "server", "--dev", "--data-dir", filepath.Join(dir, "data"), "--http-addr", httpAddr,
-		"--smtp-addr", "127.0.0.1:0", "--admin-addr", "", "--dns-server", dnsAddr, "--log-level", "warn", "--dev-plan", "paid",
+	return apptest.StartBinary(t, bin, dir, httpAddr, "--smtp-addr", "127.0.0.1:0", "--dns-server", dnsAddr, "--dev-plan", "paid",
 		"--smtp-direct", "--smtp-delivery-port", strconv.Itoa(sinkPort), "--smtp-retry-backoff", "100ms")
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		r, err := http.Get("http://" + httpAddr + "/healthz")
-		if err == nil {
-			r.Body.Close()
-			return cmd
-		}
-		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
-			t.Fatalf("server did not start: %s", log)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 func call(method, url, token string, body any, out any) (int, error) {

@@ -23,31 +23,8 @@ import (
 // startBinary runs `agentsvc server --dev` on dir and waits until it answers.
 func startBinary(t *testing.T, bin, dir, httpAddr string) *exec.Cmd {
 	t.Helper()
-	logf, err := os.OpenFile(filepath.Join(dir, "server.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { logf.Close() })
-	cmd := exec.Command(bin, "server", "--dev", "--data-dir", filepath.Join(dir, "data"), "--http-addr", httpAddr,
-		"--smtp-addr", apptest.FreeAddr(t), "--admin-addr", "", "--dns-server", "127.0.0.1:9", "--log-level", "warn",
+	return apptest.StartBinary(t, bin, dir, httpAddr, "--smtp-addr", apptest.FreeAddr(t), "--dns-server", "127.0.0.1:9",
 		"--webhook-attempt-timeout", "1s")
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if r, err := http.Get("http://" + httpAddr + "/healthz"); err == nil {
-			r.Body.Close()
-			return cmd
-		}
-		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
-			t.Fatalf("server did not start: %s", log)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 func call(t *testing.T, method, url, token string, body any) map[string]any {

@@ -151,17 +151,27 @@ func prefixed(prefix, subject string) string {
 	return prefix + " " + subject
 }
 
+// answered loads the message a reply or forward answers, and its inbox;
+// quarantined mail cannot be answered until a team member releases it.
+func (s *Service) answered(ctx context.Context, p *auth.Principal, messageID string) (mailbox.Message, email.Inbox, error) {
+	m, err := s.mb.Message(ctx, p, messageID)
+	if err != nil {
+		return mailbox.Message{}, email.Inbox{}, err
+	}
+	if m.Quarantined {
+		return mailbox.Message{}, email.Inbox{}, apierr.Conflict(apierr.CodeInvalidState, "the message is in quarantine").WithHint("a team member must release it first")
+	}
+	in, err := s.inboxes.Inbox(ctx, p, m.InboxID)
+	if err != nil {
+		return mailbox.Message{}, email.Inbox{}, err
+	}
+	return m, in, nil
+}
+
 // Reply answers a message: to its Reply-To (else its sender), with
 // reply_all also to its other recipients except the inbox itself.
 func (s *Service) Reply(ctx context.Context, p *auth.Principal, messageID string, r ReplyRequest) (Sent, bool, error) {
-	m, err := s.mb.Message(ctx, p, messageID)
-	if err != nil {
-		return Sent{}, false, err
-	}
-	if m.Quarantined {
-		return Sent{}, false, apierr.Conflict(apierr.CodeInvalidState, "the message is in quarantine").WithHint("a team member must release it first")
-	}
-	in, err := s.inboxes.Inbox(ctx, p, m.InboxID)
+	m, in, err := s.answered(ctx, p, messageID)
 	if err != nil {
 		return Sent{}, false, err
 	}
@@ -217,14 +227,7 @@ func (s *Service) Reply(ctx context.Context, p *auth.Principal, messageID string
 // Forward sends a message on with the caller's text above it, quoting the
 // original and carrying its attachments.
 func (s *Service) Forward(ctx context.Context, p *auth.Principal, messageID string, r ForwardRequest) (Sent, bool, error) {
-	m, err := s.mb.Message(ctx, p, messageID)
-	if err != nil {
-		return Sent{}, false, err
-	}
-	if m.Quarantined {
-		return Sent{}, false, apierr.Conflict(apierr.CodeInvalidState, "the message is in quarantine").WithHint("a team member must release it first")
-	}
-	in, err := s.inboxes.Inbox(ctx, p, m.InboxID)
+	m, in, err := s.answered(ctx, p, messageID)
 	if err != nil {
 		return Sent{}, false, err
 	}
