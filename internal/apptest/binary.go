@@ -3,6 +3,7 @@ package apptest
 import (
 	"net"
 	"net/http"
+	"net/smtp"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,4 +68,37 @@ func StartBinary(t testing.TB, bin, dir, httpAddr string, args ...string) *exec.
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// SendMail delivers raw (CRLF line endings) over a real SMTP session to
+// addr, without STARTTLS (test servers have self-signed certificates). A
+// refusal comes back as a *textproto.Error carrying the reply code.
+func SendMail(addr, from string, to []string, raw string) error {
+	c, err := smtp.Dial(addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Hello("client.test"); err != nil {
+		return err
+	}
+	if err := c.Mail(from); err != nil {
+		return err
+	}
+	for _, r := range to {
+		if err := c.Rcpt(r); err != nil {
+			return err
+		}
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write([]byte(raw)); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/smtp"
 	"strings"
 	"sync"
 	"testing"
@@ -203,34 +202,7 @@ func sendMail(t *testing.T, env *apptest.Env, from, to, subject, body string) {
 	t.Helper()
 	raw := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <%d@client.test>\r\nMIME-Version: 1.0\r\n"+
 		"Content-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n", from, to, subject, time.Now().Format(time.RFC1123Z), time.Now().UnixNano(), body)
-	// Plain SMTP without STARTTLS (the server's certificate is self-signed).
-	err := func() error {
-		c, err := smtp.Dial(env.SMTPAddr())
-		if err != nil {
-			return err
-		}
-		defer c.Close()
-		if err := c.Hello("client.test"); err != nil {
-			return err
-		}
-		if err := c.Mail(from); err != nil {
-			return err
-		}
-		if err := c.Rcpt(to); err != nil {
-			return err
-		}
-		w, err := c.Data()
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write([]byte(raw)); err != nil {
-			return err
-		}
-		if err := w.Close(); err != nil {
-			return err
-		}
-		return c.Quit()
-	}()
+	err := apptest.SendMail(env.SMTPAddr(), from, []string{to}, raw)
 	if err != nil {
 		t.Fatalf("smtp: %v", err)
 	}

@@ -3,7 +3,6 @@ package inbound_test
 import (
 	"errors"
 	"fmt"
-	"net/smtp"
 	"net/textproto"
 	"strings"
 	"testing"
@@ -12,36 +11,10 @@ import (
 	"github.com/agentsvc/agentsvc/internal/apptest"
 )
 
-// send delivers raw over a real SMTP session to addr and returns the SMTP
-// error (a *textproto.Error for a refusal).
+// send delivers raw (LF line endings) over a real SMTP session to addr and
+// returns the SMTP error (a *textproto.Error for a refusal).
 func send(addr, from string, to []string, raw string) error {
-	c, err := smtp.Dial(addr)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if err := c.Hello("client.test"); err != nil {
-		return err
-	}
-	if err := c.Mail(from); err != nil {
-		return err
-	}
-	for _, r := range to {
-		if err := c.Rcpt(r); err != nil {
-			return err
-		}
-	}
-	w, err := c.Data()
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write([]byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
-		return err
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	return c.Quit()
+	return apptest.SendMail(addr, from, to, strings.ReplaceAll(raw, "\n", "\r\n"))
 }
 
 func mustSend(t *testing.T, env *apptest.Env, from string, to []string, raw string) {

@@ -5,13 +5,13 @@ import (
 	"context"
 	"fmt"
 
-	gosmtp "github.com/emersion/go-smtp"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/app"
+	"github.com/agentsvc/agentsvc/internal/apptest"
 	"github.com/agentsvc/agentsvc/internal/smtpserver"
 )
 
@@ -195,8 +195,8 @@ func TestDeliveryEvents(t *testing.T) {
 			t.Errorf("no complaint in %v", ev)
 		}
 		// An unknown token is refused like an unknown mailbox.
-		if err := sendPlain(env.SMTPAddr(), "mailer-daemon@example.test",
-			"bounces+dlv_00000000000000000000000000@agentsvc.localhost", "Subject: x\r\n\r\nx\r\n"); err == nil ||
+		if err := apptest.SendMail(env.SMTPAddr(), "mailer-daemon@example.test",
+			[]string{"bounces+dlv_00000000000000000000000000@agentsvc.localhost"}, "Subject: x\r\n\r\nx\r\n"); err == nil ||
 			!strings.Contains(err.Error(), "550") {
 			t.Errorf("unknown return path: %v", err)
 		}
@@ -218,33 +218,9 @@ const arf = "From: fbl@example.test\r\nTo: {{rp}}\r\nSubject: FW: complaint\r\nM
 
 func report(t *testing.T, addr, rp, tmpl string) {
 	t.Helper()
-	if err := sendPlain(addr, "", rp, strings.ReplaceAll(tmpl, "{{rp}}", rp)); err != nil {
+	if err := apptest.SendMail(addr, "", []string{rp}, strings.ReplaceAll(tmpl, "{{rp}}", rp)); err != nil {
 		t.Fatalf("send report: %v", err)
 	}
-}
-
-// sendPlain is an SMTP client without STARTTLS (the test server's
-// certificate is self-signed).
-func sendPlain(addr, from, to, msg string) error {
-	c, err := gosmtp.Dial(addr)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if err := c.Mail(from, nil); err != nil {
-		return err
-	}
-	if err := c.Rcpt(to, nil); err != nil {
-		return err
-	}
-	wc, err := c.Data()
-	if err != nil {
-		return err
-	}
-	if _, err := wc.Write([]byte(msg)); err != nil {
-		return err
-	}
-	return wc.Close()
 }
 
 // Custom domains: records to publish, verification through DNS, the event.
