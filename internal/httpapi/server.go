@@ -6,6 +6,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"sort"
@@ -262,7 +263,13 @@ func register[I, O any](s *Server, op huma.Operation, a Access, h func(context.C
 		out, err := h(ctx, in)
 		if err != nil {
 			e := apierr.From(err)
-			if e.Status >= 500 {
+			switch {
+			case e.Status >= 500 && ctx.Err() != nil && errors.Is(err, ctx.Err()):
+				// The client went away (or its deadline passed) while the
+				// request waited: nobody reads the answer, and it is not a
+				// server fault worth an error line.
+				s.log.DebugContext(ctx, "request abandoned by the client", "err", err, "request_id", requestID(ctx))
+			case e.Status >= 500:
 				s.log.ErrorContext(ctx, "request failed", "err", err, "request_id", requestID(ctx))
 			}
 			return nil, fromAPIError(e)

@@ -26,6 +26,24 @@ type Result struct {
 	Errors   int
 	Duration time.Duration
 	P50, P99 time.Duration
+	// latencies of the successful requests, sorted (for Merge)
+	latencies []time.Duration
+}
+
+// Merge adds up runs of the same endpoint (rounds interleaved with other
+// endpoints): requests, errors and time are summed and the percentiles are
+// taken over all their requests.
+func Merge(name string, runs ...Result) Result {
+	out := Result{Name: name}
+	for _, r := range runs {
+		out.Requests += r.Requests
+		out.Errors += r.Errors
+		out.Duration += r.Duration
+		out.latencies = append(out.latencies, r.latencies...)
+	}
+	slices.Sort(out.latencies)
+	out.P50, out.P99 = Percentile(out.latencies, 50), Percentile(out.latencies, 99)
+	return out
 }
 
 // RPS is requests per second.
@@ -94,7 +112,7 @@ func Run(ctx context.Context, name string, conns int, d time.Duration, build Req
 	elapsed := time.Since(start)
 	slices.Sort(latencies)
 	return Result{Name: name, Requests: len(latencies), Errors: errs, Duration: elapsed,
-		P50: Percentile(latencies, 50), P99: Percentile(latencies, 99)}
+		P50: Percentile(latencies, 50), P99: Percentile(latencies, 99), latencies: latencies}
 }
 
 // Percentile of sorted durations (nearest rank).

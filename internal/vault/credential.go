@@ -141,7 +141,7 @@ func NewService(db *store.DB, keys *seal.Keyring, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{db: db, keys: keys, log: log, now: time.Now, reads: &recorder{db: db}, seen: newVisibility(db)}
+	return &Service{db: db, keys: keys, log: log, now: time.Now, reads: &recorder{db: db, linger: defaultLinger}, seen: newVisibility(db)}
 }
 
 func aad(id, field string) []byte { return []byte(id + "|" + field) }

@@ -3,6 +3,7 @@ package vault
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/agentsvc/agentsvc/internal/audit"
 	"github.com/agentsvc/agentsvc/internal/auth"
@@ -17,10 +18,25 @@ import (
 // queueing for one each.
 type recorder struct {
 	db      *store.DB
+	linger  time.Duration // see defaultLinger
 	mu      sync.Mutex
 	pending *batch // entries for the next transaction; nil when none
 	running bool   // a flush goroutine is committing
+	// busy is set when the last transaction held more than one entry:
+	// reads are arriving concurrently.
+	busy bool
 }
+
+// defaultLinger is how long a flush waits for more entries before it
+// commits, when reads are arriving concurrently (the last transaction held
+// more than one). A commit has a fixed cost that its entries share (BEGIN,
+// writing the log's pages, the fsync): under load, waiting 0.3 ms gathers two
+// to three times as many entries into each commit, which costs less CPU per
+// read than it adds in latency; measured with the vault benchmark, 64
+// connections went from 0.37-0.43x to 0.47-0.54x of GET /me, while 1 ms made
+// the reads wait on the timer instead (0.37-0.41x). A lone read is committed
+// at once.
+const defaultLinger = 300 * time.Microsecond
 
 // batch is one transaction's worth of entries. Its callers wait on done
 // together: one channel per commit, not one per entry.
@@ -59,6 +75,11 @@ func (r *recorder) record(ctx context.Context, orgID string, p *auth.Principal, 
 func (r *recorder) flush() {
 	for {
 		r.mu.Lock()
+		if r.busy && r.pending != nil && r.linger > 0 {
+			r.mu.Unlock()
+			time.Sleep(r.linger)
+			r.mu.Lock()
+		}
 		b := r.pending
 		r.pending = nil
 		if b == nil {
@@ -66,6 +87,7 @@ func (r *recorder) flush() {
 			r.mu.Unlock()
 			return
 		}
+		r.busy = len(b.items) > 1
 		r.mu.Unlock()
 		// not the callers' contexts: one caller giving up must not fail the others
 		b.err = r.db.InTx(context.Background(), func(tx *store.Tx) error {
