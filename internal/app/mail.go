@@ -36,7 +36,10 @@ func (a *App) newMail() error {
 		hostname = "localhost"
 	}
 	a.Inbound = inbound.New(a.DB, a.Mailbox, inbound.Config{
-		Checker:  &senderauth.Checker{Resolver: resolver, AuthServID: hostname},
+		// Inbound checks repeat the same few lookups for every message of a
+		// sender, so they go through a cache. Outbound does not: a domain
+		// verification must see a record the moment it is published.
+		Checker:  &senderauth.Checker{Resolver: senderauth.NewCachingResolver(resolver), AuthServID: hostname},
 		Detector: screen.NewDetector(),
 	}, a.log)
 	a.newOutbound(resolver, hostname)

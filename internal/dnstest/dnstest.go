@@ -21,11 +21,20 @@ type Zone struct {
 	records  map[string][]dns.RR // by lowercase FQDN
 	servfail map[string]bool     // answer SERVFAIL for these names and below: a temporary error
 	drop     map[string]bool     // never answer these names and below: the client times out
+	queries  map[string]int      // questions received, by lowercase FQDN
 }
 
 // NewZone returns an empty zone.
 func NewZone() *Zone {
-	return &Zone{records: map[string][]dns.RR{}, servfail: map[string]bool{}, drop: map[string]bool{}}
+	return &Zone{records: map[string][]dns.RR{}, servfail: map[string]bool{}, drop: map[string]bool{}, queries: map[string]int{}}
+}
+
+// Queries is how many questions the server received for name (any type,
+// over UDP or TCP, retries included).
+func (z *Zone) Queries(name string) int {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	return z.queries[dns.Fqdn(strings.ToLower(name))]
 }
 
 func hdr(name string, typ uint16) dns.RR_Header {
@@ -86,6 +95,7 @@ func (z *Zone) ServeDNS(w dns.ResponseWriter, req *dns.Msg) {
 	q := req.Question[0]
 	name := strings.ToLower(q.Name)
 	z.mu.Lock()
+	z.queries[name]++
 	drop, servfail := inZone(z.drop, name), inZone(z.servfail, name)
 	rrs, exists := z.records[name]
 	z.mu.Unlock()
