@@ -166,8 +166,8 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// Only the newest held-out set has not been read; its bounds are its
-// unseen figures, which are below the goals.
+// The newest held-out sets (holdout5, holdout6) have not been read; their
+// bounds are their unseen figures, which are below the goals.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
 		// 71 messages, mostly languages without vocabulary at the time:
@@ -194,6 +194,12 @@ func TestEvalSets(t *testing.T) {
 		"holdout5": {minFiles: 209,
 			floor:   map[Reason]float64{ReasonPromptInjection: 0.71, ReasonLookalikeDomain: 0.90},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.025, ReasonLookalikeDomain: 0.01}},
+		// 201 messages, a German-Japanese machinery maker, written blind
+		// in the third session and measured once, never read: injection
+		// 0.600 with 1.7 % false positives, lookalike 0.917 with none.
+		"holdout6": {minFiles: 201,
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.60, ReasonLookalikeDomain: 0.91},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
