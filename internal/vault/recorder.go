@@ -32,10 +32,11 @@ type recorder struct {
 // more than one). A commit has a fixed cost that its entries share (BEGIN,
 // writing the log's pages, the fsync): under load, waiting 0.3 ms gathers two
 // to three times as many entries into each commit, which costs less CPU per
-// read than it adds in latency; measured with the vault benchmark, 64
-// connections went from 0.37-0.43x to 0.47-0.54x of GET /me, while 1 ms made
-// the reads wait on the timer instead (0.37-0.41x). A lone read is committed
-// at once.
+// read than it adds in latency. Measured with the vault benchmark at 64
+// connections, alternating settings in one session: 0.37-0.43x of GET /me
+// without it, 0.47-0.54x with 0.3 ms, 0.43-0.50x with 0.6 ms, 0.37-0.41x
+// with 1 ms (the reads then wait on the timer). A lone read is committed at
+// once.
 const defaultLinger = 300 * time.Microsecond
 
 // batch is one transaction's worth of entries. Its callers wait on done
