@@ -73,6 +73,9 @@ func (c *CachingResolver) LookupTXT(ctx context.Context, name string) ([]string,
 func (c *CachingResolver) LookupMX(ctx context.Context, name string) ([]*net.MX, error) {
 	v, err := c.lookup(ctx, cacheKey{"mx", name}, func(ctx context.Context) (any, error) { return c.r.LookupMX(ctx, name) })
 	out, _ := v.([]*net.MX)
+	if out == nil {
+		return nil, err
+	}
 	// *net.MX values are pointers: hand out copies so that a caller that
 	// sorts or edits them cannot change the cached answer.
 	cp := make([]*net.MX, len(out))
