@@ -117,7 +117,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, version string) (*Ap
 		a.close()
 		return nil, fmt.Errorf("master key: %w", err)
 	}
-	a.Vault = vault.NewService(db, a.Seal, log)
+	a.Vault = vault.NewService(db, a.Seal, log, vault.Options{ReadAuditSync: cfg.VaultReadAuditSync})
 
 	if err := a.newMail(); err != nil {
 		a.close()

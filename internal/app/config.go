@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/org"
 	"github.com/agentsvc/agentsvc/internal/seal"
+	"github.com/agentsvc/agentsvc/internal/vault"
 )
 
 // Config is every setting of `agentsvc server`. Each field is a flag; each
@@ -76,6 +77,8 @@ type Config struct {
 	SMTPRetryFor, SMTPRetryBackoff time.Duration
 	// WebhookAttemptTimeout bounds one webhook attempt (the reference's 10 s).
 	WebhookAttemptTimeout time.Duration
+	// VaultReadAuditSync: vault.Options.ReadAuditSync.
+	VaultReadAuditSync time.Duration
 	// WebhookClock replaces the webhooks' clock (tests only; not a flag).
 	WebhookClock func() time.Time
 }
@@ -104,6 +107,7 @@ func BindFlags(fs *pflag.FlagSet, c *Config) {
 	fs.StringVar(&c.MasterKey, "master-key", "", "master keys as base64 32-byte values, comma separated, newest first (prefer the environment AGENTSVC_MASTER_KEY); overrides master-key-file")
 	fs.StringVar(&c.DNSServer, "dns-server", "", "DNS server (host:port) for SPF, DKIM and DMARC lookups; empty uses the system resolver")
 	fs.DurationVar(&c.WebhookAttemptTimeout, "webhook-attempt-timeout", 10*time.Second, "how long a webhook receiver has to answer one delivery")
+	fs.DurationVar(&c.VaultReadAuditSync, "vault-read-audit-sync", vault.DefaultReadAuditSync, "how long the audit entry of a vault read may wait for the disk after the value is returned (SQLite; committed before, so it survives any crash of agentsvc; 0 waits for the disk on every read)")
 	fs.Int64Var(&c.SMTPMaxMessageBytes, "smtp-max-message-bytes", 25<<20, "largest inbound message accepted over SMTP (advertised with SIZE)")
 	bindMachineFlags(fs, c)
 	fs.StringVar(&c.SMTPRelayUsername, "smtp-relay-username", "", "user name for the relay (AUTH PLAIN, sent only over TLS)")
@@ -225,6 +229,9 @@ func (c *Config) Validate() error {
 	checkAddr("smtp-addr", c.SMTPAddr, false)
 	if c.DataDir == "" {
 		bad("data-dir: required")
+	}
+	if c.VaultReadAuditSync < 0 || c.VaultReadAuditSync > time.Second {
+		bad("vault-read-audit-sync: must be between 0s and 1s, not %s", c.VaultReadAuditSync)
 	}
 	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
 		bad("database-url: must start with postgres:// (leave empty for SQLite)")

@@ -29,6 +29,9 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("migrate %s: %w", db.dialect, err)
 	}
+	if err := db.syncLog(); err != nil {
+		return fmt.Errorf("migrate %s: %w", db.dialect, err)
+	}
 	if len(res) > 0 {
 		db.log.Info("database migrated", "dialect", db.dialect.String(), "applied", len(res), "took", time.Since(start))
 	}

@@ -92,6 +92,9 @@ type DB struct {
 	wSeen     sync.Map
 	wSeenSize atomic.Int64
 	notify    *notifier
+	// wal makes SQLite commits durable (nil on PostgreSQL, whose COMMIT
+	// returns once its log is flushed).
+	wal *walSyncer
 }
 
 // maxWriteStmts bounds the cache of prepared writes (queries built with a
@@ -128,22 +131,24 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		if err := os.MkdirAll(filepath.Dir(cfg.Path), 0o700); err != nil {
 			return nil, fmt.Errorf("create database directory: %w", err)
 		}
-		// synchronous(FULL): a commit is on disk before it returns, so "250
-		// OK" or "201 Created" means the row survives a power cut, not only a
-		// process crash.
 		common := "file:" + url.PathEscape(cfg.Path) +
-			"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
+			"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)"
+		// A write is on disk before InTx returns, so "250 OK" or "201
+		// Created" means the row survives a power cut, not only a process
+		// crash. The writer commits with synchronous(NORMAL) and InTx then
+		// waits for a group sync of the log outside the write lock
+		// (walSyncer says why that is as durable as FULL).
 		// temp_store(memory): savepoint sub-journals (group commit runs each
 		// unit in a savepoint) and statement journals stay in memory instead
 		// of temporary files written per statement.
-		w, err := sql.Open("sqlite", common+"&_txlock=immediate&_pragma=temp_store(memory)")
+		w, err := sql.Open("sqlite", common+"&_txlock=immediate&_pragma=synchronous(NORMAL)&_pragma=temp_store(memory)")
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
 		w.SetMaxOpenConns(1)
 		w.SetMaxIdleConns(1)
 		w.SetConnMaxLifetime(0)
-		r, err := sql.Open("sqlite", common+"&_pragma=query_only(1)")
+		r, err := sql.Open("sqlite", common+"&_pragma=synchronous(FULL)&_pragma=query_only(1)")
 		if err != nil {
 			w.Close()
 			return nil, fmt.Errorf("open sqlite: %w", err)
@@ -151,6 +156,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		r.SetMaxOpenConns(8)
 		r.SetMaxIdleConns(8)
 		db.dialect, db.w, db.r = SQLite, w, r
+		db.wal = newWALSyncer(cfg.Path)
 		// Create the file and switch it to WAL before readers (query_only)
 		// touch it.
 		if _, err := w.ExecContext(ctx, "SELECT 1"); err != nil {
@@ -171,7 +177,13 @@ func (db *DB) Close() error {
 	if db.notify != nil {
 		db.notify.close()
 	}
-	err := db.w.Close()
+	var err error
+	if db.wal != nil {
+		// commits waiting for a background sync (InTxSyncWithin)
+		err = db.syncLog()
+		db.wal.close()
+	}
+	err = errors.Join(err, db.w.Close())
 	if db.r != db.w {
 		err = errors.Join(err, db.r.Close())
 	}
@@ -244,9 +256,34 @@ func (db *DB) prepared(ctx context.Context, pool *sql.DB, cache *sync.Map, query
 	return st
 }
 
-// ExecContext runs a single write outside an explicit transaction.
+// ExecContext runs a single write outside an explicit transaction and
+// returns once it is durable.
 func (db *DB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return db.w.ExecContext(ctx, db.q(query), args...)
+	res, err := db.w.ExecContext(ctx, db.q(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.syncLog(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// syncLog waits until every commit that returned before the call is durable
+// (SQLite; PostgreSQL's COMMIT already is).
+func (db *DB) syncLog() error {
+	if db.wal == nil {
+		return nil
+	}
+	if err := db.wal.sync(); err != nil {
+		db.logSyncError(err)
+		return err
+	}
+	return nil
+}
+
+func (db *DB) logSyncError(err error) {
+	db.log.Error("database log sync failed: recent commits may be lost on a power cut", "err", err)
 }
 
 // Tx is a write transaction.
@@ -359,9 +396,23 @@ func (db *DB) prepareWrites(queries []string) {
 	}
 }
 
-// InTx runs fn in a write transaction, committing when fn returns nil.
-// Notifications queued with Tx.Notify are sent only after the commit.
+// InTx runs fn in a write transaction, committing when fn returns nil, and
+// returns once the commit is durable. Notifications queued with Tx.Notify
+// are sent, and AfterCommit functions run, only then.
 func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
+	return db.InTxSyncWithin(ctx, 0, fn)
+}
+
+// InTxSyncWithin is InTx for records where losing the last moments of them
+// to a power cut is an acceptable price for not waiting on the disk: with
+// d > 0 on SQLite it returns once the transaction has committed, before it is
+// durable. The commit then survives a crash of this process at once (its log
+// frames are written to the operating system), and a power cut or a crash of
+// the host once the sync that starts within d has finished; one sync serves
+// every such commit within d. Notifications are sent and AfterCommit
+// functions run at once. d <= 0, and PostgreSQL (whose COMMIT waits for its
+// own log flush), behave as InTx.
+func (db *DB) InTxSyncWithin(ctx context.Context, d time.Duration, fn func(tx *Tx) error) error {
 	sqlTx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -376,6 +427,13 @@ func (db *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
 		return fmt.Errorf("commit: %w", err)
 	}
 	db.prepareWrites(tx.unprepared)
+	if db.wal != nil {
+		if d > 0 {
+			db.wal.syncWithin(d, func(err error) { db.logSyncError(err) })
+		} else if err := db.syncLog(); err != nil {
+			return fmt.Errorf("commit: %w", err)
+		}
+	}
 	db.notify.afterCommit(tx.pending)
 	for _, fn := range tx.after {
 		fn()

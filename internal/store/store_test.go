@@ -277,3 +277,85 @@ func TestOneOffWritesNotPrepared(t *testing.T) {
 		}
 	})
 }
+
+// TestWritesAreSyncedBeforeTheyReturn: on SQLite the writer commits without
+// syncing under the write lock, so InTx and ExecContext must each wait for
+// a sync of the log before they return.
+func TestWritesAreSyncedBeforeTheyReturn(t *testing.T) {
+	db := storetest.Open(t, store.SQLite)
+	ctx := context.Background()
+	before := db.LogSyncs()
+	if err := db.InTx(ctx, func(tx *store.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO organizations (id, name, plan, mail_domain, created_at) VALUES ('org_s1', 'x', 'paid', 'x.test', 1)`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if db.LogSyncs() == before {
+		t.Fatal("InTx returned before the log was synced")
+	}
+	before = db.LogSyncs()
+	if _, err := db.ExecContext(ctx, `UPDATE organizations SET name = 'y' WHERE id = 'org_s1'`); err != nil {
+		t.Fatal(err)
+	}
+	if db.LogSyncs() == before {
+		t.Fatal("ExecContext returned before the log was synced")
+	}
+}
+
+// TestInTxSyncWithinSyncsInTheBackground: the commit is visible at once and
+// synced within the bound, without the caller waiting; Close syncs what is
+// still waiting.
+func TestInTxSyncWithinSyncsInTheBackground(t *testing.T) {
+	cfg := storetest.Config(t, store.SQLite)
+	db, err := store.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	insert := func(id string, d time.Duration) {
+		t.Helper()
+		if err := db.InTxSyncWithin(ctx, d, func(tx *store.Tx) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO organizations (id, name, plan, mail_domain, created_at) VALUES ($1, 'x', 'paid', 'x.test', 1)`, id)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := db.LogSyncs()
+	insert("org_w1", 50*time.Millisecond)
+	if got := db.LogSyncs(); got != before {
+		t.Fatalf("InTxSyncWithin waited for %d syncs", got-before)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM organizations WHERE id = 'org_w1'`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("commit not visible: %d, %v", n, err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for db.LogSyncs() == before {
+		if time.Now().After(deadline) {
+			t.Fatal("no background sync")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	before = db.LogSyncs()
+	insert("org_w2", time.Hour)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if db.LogSyncs() == before {
+		t.Fatal("Close left a commit unsynced")
+	}
+	db, err = store.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM organizations WHERE id IN ('org_w1', 'org_w2')`).Scan(&n); err != nil || n != 2 {
+		t.Fatalf("after reopening: %d rows, %v", n, err)
+	}
+}

@@ -13,12 +13,17 @@ import (
 // recorder writes the audit entries of reads (value, code, refusal) with
 // group commit: entries that arrive while a transaction is committing are
 // written together in the next one. A read returns its value only after its
-// entry is committed, so the history never misses a read, but on SQLite
-// (one writer, a sync per commit) concurrent reads share the sync instead of
-// queueing for one each.
+// entry is committed, so the history never misses a read that a crash of
+// agentsvc could hide; on SQLite (one writer) concurrent reads share a
+// commit instead of queueing for one each.
 type recorder struct {
-	db      *store.DB
-	linger  time.Duration // see defaultLinger
+	db     *store.DB
+	linger time.Duration // see defaultLinger
+	// syncWithin is how long after a read's entry is committed it may wait
+	// for the disk (store.InTxSyncWithin); 0 waits for it before the value
+	// is returned. See Options.ReadAuditSync.
+	syncWithin time.Duration
+
 	mu      sync.Mutex
 	pending *batch // entries for the next transaction; nil when none
 	running bool   // a flush goroutine is committing
@@ -30,13 +35,14 @@ type recorder struct {
 // defaultLinger is how long a flush waits for more entries before it
 // commits, when reads are arriving concurrently (the last transaction held
 // more than one). A commit has a fixed cost that its entries share (BEGIN,
-// writing the log's pages, the fsync): under load, waiting 0.3 ms gathers two
-// to three times as many entries into each commit, which costs less CPU per
-// read than it adds in latency. Measured with the vault benchmark at 64
-// connections, alternating settings in one session: 0.37-0.43x of GET /me
-// without it, 0.47-0.54x with 0.3 ms, 0.43-0.50x with 0.6 ms, 0.37-0.41x
-// with 1 ms (the reads then wait on the timer). A lone read is committed at
-// once.
+// writing the log's pages, with a sync per read the disk sync): under load,
+// waiting 0.3 ms gathers two to three times as many entries into each
+// commit, which costs less CPU per read than it adds in latency. Measured
+// with the vault benchmark at 64 connections, alternating settings in one
+// session. Sync per read: 0.37-0.43x of GET /me without it, 0.47-0.54x with
+// 0.3 ms, 0.43-0.50x with 0.6 ms, 0.37-0.41x with 1 ms (the reads then wait
+// on the timer). Sync within 10 ms: 0.41-0.45x without it, 0.52-0.68x with
+// 0.3 ms, 0.51-0.64x with 0.5 ms. A lone read is committed at once.
 const defaultLinger = 300 * time.Microsecond
 
 // batch is one transaction's worth of entries. Its callers wait on done
@@ -91,7 +97,7 @@ func (r *recorder) flush() {
 		r.busy = len(b.items) > 1
 		r.mu.Unlock()
 		// not the callers' contexts: one caller giving up must not fail the others
-		b.err = r.db.InTx(context.Background(), func(tx *store.Tx) error {
+		b.err = r.db.InTxSyncWithin(context.Background(), r.syncWithin, func(tx *store.Tx) error {
 			return audit.RecordMany(context.Background(), tx, b.items)
 		})
 		close(b.done)

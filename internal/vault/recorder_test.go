@@ -81,3 +81,31 @@ func TestRecorderCommitsALoneReadAtOnce(t *testing.T) {
 		}
 	})
 }
+
+// With a background sync window a read returns once its entry is committed
+// (visible to every reader, safe from a crash of agentsvc) without waiting
+// for the disk; without one it waits for the disk too.
+func TestRecorderSyncWindow(t *testing.T) {
+	for _, tc := range []struct {
+		window    time.Duration
+		waitsSync bool
+	}{{time.Hour, false}, {0, true}} {
+		t.Run(tc.window.String(), func(t *testing.T) {
+			db := storetest.Open(t, store.SQLite)
+			ctx := context.Background()
+			r, p := newTestRecorder(t, db, 0)
+			r.syncWithin = tc.window
+			before := db.LogSyncs()
+			if err := r.record(ctx, "org_rec", p, "vault.read", audit.Target{Type: "credential", ID: "crd_1"}, `{}`); err != nil {
+				t.Fatal(err)
+			}
+			if synced := db.LogSyncs() != before; synced != tc.waitsSync {
+				t.Fatalf("read waited for the disk: %v, want %v", synced, tc.waitsSync)
+			}
+			var n int
+			if err := db.QueryRowContext(ctx, `SELECT count(*) FROM audit_events WHERE org_id = $1`, "org_rec").Scan(&n); err != nil || n != 1 {
+				t.Fatalf("entry not committed when the read returned: %d, %v", n, err)
+			}
+		})
+	}
+}
