@@ -159,7 +159,7 @@ func (s *Server) registerVault() {
 
 	register(s, huma.Operation{OperationID: "readCredential", Method: http.MethodGet, Path: "/api/v1/vault/{id}", Tags: tags,
 		Summary: "Read a credential's value",
-		Description: "Returns the credential with its `value` (the password or key), and logs vault.read in the audit history. " +
+		Description: "Returns the credential with its `value` (the password or key), and logs vault.read in the audit history; the entry is committed before the value is returned. " +
 			"404 when the credential is not equipped on the agent. 403 `forbidden` when it is not agent-readable: its value is never returned by any endpoint (the refusal is logged as vault.read_denied), though TOTP codes are. " +
 			"409 `invalid_state` for a totp credential, which has no value."},
 		agentWith(auth.VaultUse), func(ctx context.Context, in *credentialIDIn) (*withSecretOut, error) {
