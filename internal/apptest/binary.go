@@ -1,6 +1,9 @@
 package apptest
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/smtp"
@@ -9,6 +12,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/agentsvc/agentsvc/internal/app"
 )
 
 // BuildBinary compiles the agentsvc command into the test's temp dir, for
@@ -101,4 +106,46 @@ func SendMail(addr, from string, to []string, raw string) error {
 		return err
 	}
 	return c.Quit()
+}
+
+// BinaryCredentials reads the dev credentials that a server started with
+// StartBinary on dir wrote.
+func BinaryCredentials(t testing.TB, dir string) app.DevCredentials {
+	t.Helper()
+	raw, err := os.ReadFile(app.DevCredentialsFile(filepath.Join(dir, "data")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var creds app.DevCredentials
+	if err := json.Unmarshal(raw, &creds); err != nil {
+		t.Fatal(err)
+	}
+	return creds
+}
+
+// CallJSON sends body as JSON with a bearer token, fails the test unless the
+// answer has status want, and decodes it into out (unless nil).
+func CallJSON(t testing.TB, method, url, token string, body any, want int, out any) {
+	t.Helper()
+	raw, _ := json.Marshal(body)
+	req, err := http.NewRequest(method, url, bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		t.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v in %s", method, url, err, b)
+		}
+	}
 }

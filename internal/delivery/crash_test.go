@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/app"
 	"github.com/agentsvc/agentsvc/internal/apptest"
 	"github.com/agentsvc/agentsvc/internal/delivery/deliverytest"
 	"github.com/agentsvc/agentsvc/internal/smtpserver"
@@ -84,14 +83,7 @@ func TestCrashWithQueuedMail(t *testing.T) {
 
 	httpAddr := apptest.FreeAddr(t)
 	srv := startAgentsvc(t, bin, dir, httpAddr, dnsAddr, sink.Port())
-	raw, err := os.ReadFile(app.DevCredentialsFile(filepath.Join(dir, "data")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var creds app.DevCredentials
-	if err := json.Unmarshal(raw, &creds); err != nil {
-		t.Fatal(err)
-	}
+	creds := apptest.BinaryCredentials(t, dir)
 	var created struct {
 		Agent struct{ ID string }
 		Inbox struct{ ID string }

@@ -3,11 +3,8 @@ package vault_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -15,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/app"
 	"github.com/agentsvc/agentsvc/internal/apptest"
 	"github.com/agentsvc/agentsvc/internal/store"
 	"github.com/agentsvc/agentsvc/internal/vault"
@@ -35,22 +31,15 @@ func TestReadAuditSurvivesCrash(t *testing.T) {
 	httpAddr := apptest.FreeAddr(t)
 	srv := apptest.StartBinary(t, bin, dir, httpAddr, "--smtp-addr", apptest.FreeAddr(t), "--dns-server", "127.0.0.1:9",
 		"--rate-limit", "0", "--vault-read-audit-sync", "1s")
-	raw, err := os.ReadFile(app.DevCredentialsFile(filepath.Join(dir, "data")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var creds app.DevCredentials
-	if err := json.Unmarshal(raw, &creds); err != nil {
-		t.Fatal(err)
-	}
+	creds := apptest.BinaryCredentials(t, dir)
 	base := "http://" + httpAddr
 	var inbox struct{ Agent struct{ ID string } }
-	do(t, "POST", base+"/api/v1/inboxes", creds.OrgKey, map[string]any{"username": "crash"}, 201, &inbox)
+	apptest.CallJSON(t, "POST", base+"/api/v1/inboxes", creds.OrgKey, map[string]any{"username": "crash"}, 201, &inbox)
 	var tok struct{ Token string }
-	do(t, "POST", base+"/api/v1/agents/"+inbox.Agent.ID+"/tokens", creds.OrgKey,
+	apptest.CallJSON(t, "POST", base+"/api/v1/agents/"+inbox.Agent.ID+"/tokens", creds.OrgKey,
 		map[string]any{"name": "crash", "capabilities": []string{"vault:use", "vault:write"}}, 201, &tok)
 	var cred struct{ ID string }
-	do(t, "POST", base+"/api/v1/vault", tok.Token, map[string]any{"name": "crash", "username": "u", "password": "hunter2"}, 201, &cred)
+	apptest.CallJSON(t, "POST", base+"/api/v1/vault", tok.Token, map[string]any{"name": "crash", "username": "u", "password": "hunter2"}, 201, &cred)
 
 	var (
 		returned atomic.Int64 // values the agents got
@@ -104,24 +93,4 @@ func TestReadAuditSurvivesCrash(t *testing.T) {
 		t.Fatalf("%d values returned, %d reads in the audit history after the crash", returned.Load(), audited)
 	}
 	t.Logf("%d values returned, %d reads audited (a read whose caller saw the crash may be audited without its value arriving)", returned.Load(), audited)
-}
-
-func do(t *testing.T, method, url, token string, body any, want int, out any) {
-	t.Helper()
-	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, url, bytes.NewReader(raw))
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != want {
-		t.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, b)
-	}
-	if err := json.Unmarshal(b, out); err != nil {
-		t.Fatal(fmt.Errorf("%s: %w", b, err))
-	}
 }

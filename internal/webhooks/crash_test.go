@@ -1,7 +1,6 @@
 package webhooks_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,14 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/agentsvc/agentsvc/client/webhook"
-	"github.com/agentsvc/agentsvc/internal/app"
 	"github.com/agentsvc/agentsvc/internal/apptest"
 )
 
@@ -27,23 +24,11 @@ func startBinary(t *testing.T, bin, dir, httpAddr string) *exec.Cmd {
 		"--webhook-attempt-timeout", "1s")
 }
 
+// call creates something (201) and returns the answer as a map.
 func call(t *testing.T, method, url, token string, body any) map[string]any {
 	t.Helper()
-	raw, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, url, strings.NewReader(string(raw)))
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode >= 300 {
-		t.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, out)
-	}
 	var m map[string]any
-	_ = json.Unmarshal(out, &m)
+	apptest.CallJSON(t, method, url, token, body, 201, &m)
 	return m
 }
 
@@ -58,14 +43,7 @@ func TestCrashWithDeliveriesInFlight(t *testing.T) {
 	bin := apptest.BuildBinary(t)
 	httpAddr := apptest.FreeAddr(t)
 	srv := startBinary(t, bin, dir, httpAddr)
-	raw, err := os.ReadFile(app.DevCredentialsFile(filepath.Join(dir, "data")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var creds app.DevCredentials
-	if err := json.Unmarshal(raw, &creds); err != nil {
-		t.Fatal(err)
-	}
+	creds := apptest.BinaryCredentials(t, dir)
 
 	var (
 		mu      sync.Mutex

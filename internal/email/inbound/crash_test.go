@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentsvc/agentsvc/internal/app"
 	"github.com/agentsvc/agentsvc/internal/apptest"
 )
 
@@ -85,14 +84,7 @@ func TestCrashDuringIngest(t *testing.T) {
 	bin := apptest.BuildBinary(t)
 	httpAddr, smtpAddr := apptest.FreeAddr(t), apptest.FreeAddr(t)
 	srv := startServer(t, bin, dir, httpAddr, smtpAddr)
-	raw, err := os.ReadFile(app.DevCredentialsFile(filepath.Join(dir, "data")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var creds app.DevCredentials
-	if err := json.Unmarshal(raw, &creds); err != nil {
-		t.Fatal(err)
-	}
+	creds := apptest.BinaryCredentials(t, dir)
 	var created struct {
 		Agent struct{ ID string }
 		Inbox struct{ ID, Address string }
