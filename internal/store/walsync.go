@@ -41,7 +41,7 @@ type walSyncer struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
 	started uint64 // syncs started
-	done    uint64 // syncs finished; done <= started
+	done    uint64 // syncs finished (they run one at a time, in order); done <= started
 	running bool
 	// scheduled: a sync is due (syncWithin) on timer; later calls need not
 	// ask again
@@ -54,8 +54,6 @@ type walSyncer struct {
 	// inode, to notice SQLite deleting and recreating it.
 	wal    *os.File
 	walIno uint64
-
-	syncs uint64 // syncs performed, for tests
 }
 
 func newWALSyncer(dbPath string) *walSyncer {
@@ -87,7 +85,6 @@ func (s *walSyncer) sync() error {
 		s.mu.Lock()
 		s.running = false
 		s.done, s.lastErr = n, err
-		s.syncs++
 		s.cond.Broadcast()
 	}
 	return s.lastErr
@@ -176,7 +173,7 @@ func (s *walSyncer) close() {
 func (s *walSyncer) count() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.syncs
+	return s.done
 }
 
 func syncPath(path string) error {
