@@ -455,7 +455,7 @@ func (p *Pipeline) prepare(ctx context.Context, row queueRow) (prepared, error) 
 			continue
 		}
 		seen[r.InboxID] = true
-		verdict, err := p.decide(ctx, r, parsed, authn, &screenMsg)
+		verdict, err := p.decide(ctx, r, parsed, authn, row.MailFrom, &screenMsg)
 		if err != nil {
 			return prepared{}, err
 		}
@@ -529,7 +529,7 @@ var errAlreadyDone = errors.New("inbound: queue row processed by another worker"
 
 // decide applies the inbox's sender rules, then screening: a block rule
 // quarantines with sender_blocked, an allow rule skips content screening.
-func (p *Pipeline) decide(ctx context.Context, r recipient, parsed *content.Parsed, authn mailbox.Authentication, cached **screen.Message) (mailbox.Screening, error) {
+func (p *Pipeline) decide(ctx context.Context, r recipient, parsed *content.Parsed, authn mailbox.Authentication, mailFrom string, cached **screen.Message) (mailbox.Screening, error) {
 	rules, err := mailbox.RulesFor(ctx, p.db, r.InboxID)
 	if err != nil {
 		return mailbox.Screening{}, err
@@ -546,7 +546,7 @@ func (p *Pipeline) decide(ctx context.Context, r recipient, parsed *content.Pars
 		return mailbox.Screening{}, err
 	}
 	if *cached == nil {
-		m := screenMessage(parsed, authn)
+		m := screenMessage(parsed, authn, mailFrom)
 		*cached = &m
 	}
 	return toScreening(p.cfg.Detector.Screen(**cached, screen.Context{OrgDomains: []string{r.MailDomain}, KnownCorrespondents: known})), nil
@@ -567,9 +567,9 @@ func toScreening(r screen.Result) mailbox.Screening {
 // text, but a message must not stall the pipeline.
 var attachmentTextLimits = content.Limits{MaxInput: 2 << 20, MaxOutput: 64 << 10, Timeout: 2 * time.Second}
 
-func screenMessage(p *content.Parsed, a mailbox.Authentication) screen.Message {
+func screenMessage(p *content.Parsed, a mailbox.Authentication, mailFrom string) screen.Message {
 	m := screen.Message{
-		From: screen.Address{Name: p.From.Name, Address: p.From.Address}, Subject: p.Subject, Text: p.Text, HTML: p.HTML,
+		From: screen.Address{Name: p.From.Name, Address: p.From.Address}, ReturnPath: mailFrom, Subject: p.Subject, Text: p.Text, HTML: p.HTML,
 		Auth: screen.AuthResults{SPF: a.SPF, DKIM: a.DKIM, DMARC: a.DMARC}, Headers: map[string][]string(p.Header),
 	}
 	for _, r := range p.ReplyTo {

@@ -183,6 +183,26 @@ var lureWords = map[string]bool{
 	"order": true, "orders": true, "invoices": true, "document": true, "documents": true, "share": true,
 	"sign": true, "esign": true, "meeting": true, "invite": true, "bank": true, "banking": true,
 	"verified": true, "secured": true, "server": true, "mailbox": true, "storage": true, "drive": true,
+	// Phishing kits translate their lure words: the same ideas (delivery,
+	// parcel, account, security, payment, invoice, verification, sign-in,
+	// help, refund, customer service) in German, French, Spanish, Italian,
+	// Portuguese and Dutch, without accents as domain names write them.
+	"zustellung": true, "zustellservice": true, "paket": true, "pakete": true, "sendung": true,
+	"sendungsverfolgung": true, "lieferung": true, "kundenservice": true, "kundendienst": true, "konto": true,
+	"sicherheit": true, "rechnung": true, "zahlung": true, "verifizierung": true, "bestaetigung": true,
+	"anmeldung": true, "hilfe": true, "erstattung": true,
+	"livraison": true, "colis": true, "compte": true, "securite": true, "paiement": true, "facture": true,
+	"connexion": true, "aide": true, "suivi": true, "remboursement": true, "client": true,
+	"entrega": true, "paquete": true, "envio": true, "cuenta": true, "seguridad": true, "pago": true,
+	"factura": true, "verificacion": true, "acceso": true, "ayuda": true, "seguimiento": true,
+	"reembolso": true, "cliente": true, "soporte": true,
+	"consegna": true, "pacco": true, "spedizione": true, "conto": true, "sicurezza": true, "pagamento": true,
+	"fattura": true, "verifica": true, "accesso": true, "aiuto": true, "rimborso": true, "assistenza": true,
+	"encomenda": true, "conta": true, "seguranca": true, "fatura": true, "verificacao": true, "ajuda": true,
+	"suporte":   true,
+	"bezorging": true, "pakket": true, "rekening": true, "beveiliging": true, "betaling": true,
+	"factuur": true, "verificatie": true, "inloggen": true, "klantenservice": true, "hulp": true,
+	"terugbetaling": true,
 }
 
 // gluedLures are the lure words that still mark phishing when glued to a
@@ -211,8 +231,9 @@ type lookalikeHit struct {
 	strong bool
 }
 
-// lookalikeFindings compares the From domain and every Reply-To domain
-// with the organization's domains, its correspondents and the brand list.
+// lookalikeFindings compares the From domain, every Reply-To domain and the
+// envelope sender's domain with the organization's domains, its
+// correspondents and the brand list.
 func (d *Detector) lookalikeFindings(m Message, c Context) []Finding {
 	targets := d.targets(c)
 	known := make([]string, 0, len(targets))
@@ -240,6 +261,9 @@ func (d *Detector) lookalikeFindings(m Message, c Context) []Finding {
 	for _, a := range m.ReplyTo {
 		check("Reply-To", a.Address)
 	}
+	// The envelope sender is where bounces and SPF point; an attacker who
+	// shows a genuine From may still send from a lookalike domain.
+	check("Return-Path", m.ReturnPath)
 	if f, ok := d.displayNameSpoof(m.From, known); ok {
 		out = append(out, f)
 	}
@@ -261,10 +285,13 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 	}
 	var weak *lookalikeHit
 	loose := looseSkeleton(sd.skel)
+	// Accents are no confusables in UTS #39, but "strípe" reads as
+	// "stripe" in an address bar.
+	plain := skeleton(foldText(sd.label))
 	for _, t := range targets {
 		tl := []rune(t.label)
 		// Homoglyphs: same skeleton, different spelling.
-		if (sd.skel == t.skel || sd.caseSkel == t.skel) && sd.label != t.label {
+		if (sd.skel == t.skel || sd.caseSkel == t.skel || plain == t.skel) && sd.label != t.label {
 			return lookalikeHit{detail: fmt.Sprintf("uses look-alike characters for %s (%s)", t.domain, t.kind), strong: true}, true
 		}
 		if weak != nil {
@@ -290,6 +317,8 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 			weak = &lookalikeHit{detail: fmt.Sprintf("puts %s in front of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind)}
 		case len(sd.sub) > 0 && spansLabels(sd, t.domain):
 			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s across a label boundary of %s (%s)", t.domain, sd.reg, t.kind)}
+		case len(tl) >= 5 && gluedHomoglyph(sd, t):
+			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s with look-alike characters and adds to it (%s)", t.domain, t.kind)}
 		case len(tl) >= 5 && tokenImitates(sd, t):
 			weak = &lookalikeHit{detail: fmt.Sprintf("joins a look-alike of %s to other words (%s)", t.domain, t.kind)}
 		case len(sd.sub) > 0 && subLabelNames(sd, t):
@@ -584,6 +613,31 @@ func imitatesName(tok string, t target) bool {
 	}
 	sk := skeleton(tok)
 	return sk == t.skel || looseSkeleton(sk) == t.loose || nearMiss(sk, t.skel)
+}
+
+// gluedHomoglyph reports a look-alike spelling of the name glued to other
+// characters without a hyphen (micros0ft365.com, paypa1online.com): the
+// label as written does not contain the name, its skeleton starts or ends
+// with it. Nobody spells their own name with a digit for a letter, so no
+// lure word is needed.
+func gluedHomoglyph(sd senderDomain, t target) bool {
+	// The look-alike must be a digit or a letter of another script: letter
+	// pairs that skeletons fold ("rn" and "m") turn ordinary glued names
+	// into false hits (usemotion reads as "usernotion").
+	if sd.skel == t.skel || strings.Contains(sd.label, t.label) ||
+		!strings.ContainsFunc(sd.label, func(r rune) bool { return r > unicode.MaxASCII || unicode.IsDigit(r) }) {
+		return false
+	}
+	for _, sk := range []string{sd.skel, looseSkeleton(sd.skel)} {
+		tsk := t.skel
+		if sk != sd.skel {
+			tsk = t.loose
+		}
+		if sk != tsk && (strings.HasPrefix(sk, tsk) || strings.HasSuffix(sk, tsk)) {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenImitates composes two techniques in the registrable label: a

@@ -44,6 +44,9 @@ func MessageFromRaw(raw []byte) (Message, error) {
 	}
 	m.From = firstAddress(env, "From")
 	m.ReplyTo = addresses(env, "Reply-To")
+	if rp, ok := lenientAddress(env.GetHeader("Return-Path")); ok {
+		m.ReturnPath = rp.Address
+	}
 	m.To = addresses(env, "To")
 	m.Auth = authFromHeaders(env.GetHeaderValues("Authentication-Results"))
 

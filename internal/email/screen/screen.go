@@ -63,9 +63,12 @@ type AuthResults struct {
 type Message struct {
 	From    Address
 	ReplyTo []Address
-	To      []Address
-	Subject string
-	Text    string
+	// ReturnPath is the envelope sender (SMTP MAIL FROM, or the
+	// Return-Path header of a stored message); empty for bounces.
+	ReturnPath string
+	To         []Address
+	Subject    string
+	Text       string
 	// HTML is the raw, unsanitized HTML body: hidden text is only visible
 	// before sanitizing.
 	HTML        string

@@ -1,0 +1,144 @@
+package screen
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// labelMax is the longest clause, in runes, read as the label of an
+// instruction ("Instrucción para el asistente de IA que procesa este
+// correo:").
+const labelMax = 110
+
+// labelAgent finds assistant and agent words of scripts written without
+// spaces, where a word boundary cannot be asked for ("自動処理アシスタント様へ").
+var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボット|助手|助理|机器人|機器人|智能体|비서|에이전트|챗봇`)
+
+// labelAI finds a word for AI beside the agent word of a label: an
+// assistant may be a person, an "AI assistant" is not.
+var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automated|automatic|automatische[nr]?|automatisierte[nr]?|automatique|automático|automatico|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트)`)
+
+// labelled reports an instruction put under a label that names an AI
+// agent: "Uwaga dla asystenta AI: proszę …", "［自動処理アシスタント様へ］…",
+// "Opdracht voor de AI-assistent: meld …". The label is a clause opening a
+// line or sentence that names an agent and ends in a colon or a closing
+// bracket. This is the form an order to the agent takes in every language,
+// so it is read from punctuation and the agent words, not from each
+// language's imperatives. A greeting ends in a comma ("Hi Acme ops
+// agent,"): people write to agents too, and a greeting alone asks nothing.
+//
+// named reports that the label names an AI agent by itself (an AI word,
+// not only "assistant"), which makes the label an address even where no
+// other rule saw one ("AIアシスタント様：…").
+func (r *injectionRules) labelled(p string) (ok, named bool) {
+	for i, c := range p {
+		if c != ':' && c != '：' && c != ']' && c != '］' && c != '】' {
+			continue
+		}
+		if !orderFollows(p[i+utf8.RuneLen(c):]) {
+			continue
+		}
+		label, found := clauseBefore(p[:i])
+		if !found || !r.labelEndsWithAgent(label) {
+			continue
+		}
+		ok = true
+		if labelAI.MatchString(label) {
+			return true, true
+		}
+	}
+	return ok, false
+}
+
+// labelEndsWithAgent reports a label whose last agent word closes it: the
+// agent is who the label is for ("Hinweis für den Buchhaltungs-Assistenten",
+// "aiアシスタント様へ", "AI assistant से अनुरोध"), or a vocative or relative
+// clause follows it ("an den KI-Assistenten, der diese Anfragen
+// beantwortet"). A title or sentence in which the agent is the subject
+// goes on after it ("AI at the front desk", "our chatbot has new
+// instructions", "for the reception assistant I'd keep three layers"),
+// and an issue key is no agent ("AI-42").
+func (r *injectionRules) labelEndsWithAgent(label string) bool {
+	end := -1
+	for _, loc := range r.agentNoun.FindAllStringIndex(label, -1) {
+		end = max(end, loc[1])
+	}
+	for _, loc := range labelAgent.FindAllStringIndex(label, -1) {
+		end = max(end, loc[1])
+	}
+	if end < 0 {
+		return false
+	}
+	// The match may stop inside an inflected word ("assistente|n").
+	rest := strings.TrimLeftFunc(label[end:], unicode.IsLetter)
+	rest = strings.TrimSpace(rest)
+	if len(rest) >= 2 && rest[0] == '-' && rest[1] >= '0' && rest[1] <= '9' {
+		return false
+	}
+	return strings.HasPrefix(rest, ",") || labelRelative.MatchString(rest) || utf8.RuneCountInString(rest) <= labelTail
+}
+
+// labelRelative finds a relative clause after the agent word of a label:
+// "to the AI assistant that reads this mail:", "kepada asisten AI yang
+// membaca email ini:", "pro AI asistenta, který zpracovává poštu:".
+var labelRelative = regexp.MustCompile(`^(?:who|that|which|der|die|das|welche[rs]?|que|qui|che|som|který|která|které|który|która|które|yang|ang|который|которая|которые|που|ki|jo|जो|mà)(?:[^\pL]|$)`)
+
+// labelTail is how many runes may follow the agent word in a label: an
+// honorific, a postposition and a noun ("様へ", "से अनुरोध"), a qualifier
+// ("de agenda", "virtuale").
+const labelTail = 12
+
+// clauseBefore returns the clause that ends at the end of s: the text after
+// the last line break or sentence end, when it is at most labelMax runes.
+func clauseBefore(s string) (string, bool) {
+	start := strings.LastIndexAny(s, "\n.!?。！？")
+	if start >= 0 {
+		_, size := utf8.DecodeRuneInString(s[start:])
+		start += size
+	} else {
+		start = 0
+	}
+	clause := s[start:]
+	if utf8.RuneCountInString(clause) > labelMax {
+		return "", false
+	}
+	return clause, strings.TrimSpace(clause) != ""
+}
+
+// orderFollows reports what may follow the label of an instruction:
+// nothing (the label closes its paragraph and the order is the next one),
+// or sentences: at least 40 letters and a sentence end or line break. A
+// headline ("KI-Assistenten: was Unternehmen 2027 wissen müssen") is one
+// short line without either.
+func orderFollows(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return true
+	}
+	letters := 0
+	for _, c := range s {
+		if unicode.IsLetter(c) {
+			letters++
+		}
+	}
+	return letters >= 40 && strings.ContainsAny(s, "\n.!?。！？")
+}
+
+// mayLabel is a cheap test for a colon or closing bracket, before labelled
+// looks at each.
+func mayLabel(p string) bool {
+	return strings.ContainsAny(p, ":：]］】")
+}
+
+// relaysOutsiders reports an automated sender of the organization's own
+// domain that passes on what outsiders typed: a contact form, a no-reply
+// notifier. Its mail carries the words of whoever filled in the form, so
+// it is not the organization speaking to its agent.
+func relaysOutsiders(addr string) bool {
+	local, _, ok := strings.Cut(strings.ToLower(addr), "@")
+	return ok && relayLocal.MatchString(local)
+}
+
+var relayLocal = regexp.MustCompile(`^(?:no-?reply|do-?not-?reply|donotreply|noreply-.*|web-?forms?|forms?|contact-?forms?|kontaktformular|formular|website|wordpress|typo3|webmaster|www-data|apache|nginx|mailer|notifications?|notify)(?:[.+_-].*)?$`)
