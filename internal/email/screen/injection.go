@@ -147,7 +147,10 @@ const (
 	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:systems?|tools?|processors?|readers?)|triagers?|summari[sz]ers?|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
 	verbAct   = `(?:forward(?:s|ing)?|send|tell (?:me|us)|append|attach|embed|sending|e-?mail|reply(?: to \w+)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
 	secretObj = `(?:passwords?|passcodes?|credentials?|api[ _-]?keys?|secret(?:s| keys?| values?)?|access tokens?|tokens?|(?:one[- ]time|verification|login|log-in|security|sign[- ]in|2fa|mfa|otp|totp|authentication|authenticator|reset|confirmation|six[- ]digit|6[- ]digit)\s+(?:codes?|links?|e-?mails?|mails?|entry|pins?)|totp|2fa codes?|mfa codes?|otp|pins?|vault|private keys?|ssh keys?|card (?:number|details)|cvv|security codes?|sk_live|contraseñas?|c[oó]digos?|passw[oö]rt(?:er)?|kennw[oö]rter|zugangsdaten|mots? de passe|senhas?|密码|验证码)`
-	dataObj   = `(?:names|(?:e-?mail |home |postal )?addresses|room numbers?|guests?|guest (?:list|data|details)|passports?(?: numbers?| data| details| copies| scans)?|dates? of birth|id (?:numbers|cards|documents)|students?|pupils?|patients?|staff|employees?|clients?|customers?|passengers?|members?|salar(?:y|ies)|payroll|invoices?|supplier (?:list|data|details)|messages?|e-?mails?|mails?|correspondence|inbox|mailbox|contents?|contacts?|contact list|address book|calendar|crm|customer (?:list|data)|employee (?:list|data|records)|directory|ibans?|bank (?:details|account)|payment details|subject lines|attachments|records|phone numbers?|mobile number|personal (?:data|information)|mensajes|correos|nachrichten|邮件|消息)`
+	// systemWord is "system" in other languages, for forged system blocks
+	// ("### ΣΥΣΤΗΜΑ ###", "[SISTEMA]:").
+	systemWord = `(?:sistema|systeem|système|systeme|systém|systemu?|sistem|järjestelmä|rendszer|συστημα|σύστημα|система|システム|系统|系統|시스템|نظام|מערכת)`
+	dataObj    = `(?:names|(?:e-?mail |home |postal )?addresses|room numbers?|guests?|guest (?:list|data|details)|passports?(?: numbers?| data| details| copies| scans)?|dates? of birth|id (?:numbers|cards|documents)|students?|pupils?|patients?|staff|employees?|clients?|customers?|passengers?|members?|salar(?:y|ies)|payroll|invoices?|supplier (?:list|data|details)|messages?|e-?mails?|mails?|correspondence|inbox|mailbox|contents?|contacts?|contact list|address book|calendar|crm|customer (?:list|data)|employee (?:list|data|records)|directory|ibans?|bank (?:details|account)|payment details|subject lines|attachments|records|phone numbers?|mobile number|personal (?:data|information)|mensajes|correos|nachrichten|邮件|消息)`
 )
 
 func newInjectionRules() *injectionRules {
@@ -272,8 +275,8 @@ func newInjectionRules() *injectionRules {
 		`\[/?inst\]|<<\s*/?sys\s*>>`,
 		`</?(?:tool_call|tool_calls|tool_use|tool_result|function_call|function_calls|function_results?|invoke|system|system_prompt|admin|developer)\b[^>]*>`,
 		`"(?:tool_call|tool_calls|function_call|tool_use)"`,
-		`(?m)^\s*#{1,6}\s*(?:system|developer|admin)\b`,
-		`(?m)^\s*\[(?:(?:begin|start|end)\s+)?(?:system|developer|admin)(?: (?:message|prompt|note|override|instructions?))?\b[^\]\n]{0,40}\]`,
+		`(?m)^\s*#{1,6}\s*(?:system|developer|admin|`+systemWord+`)(?:[^\pL]|$)`,
+		`(?m)^\s*\[(?:(?:begin|start|end)\s+)?(?:system|developer|admin|`+systemWord+`)(?: (?:message|prompt|note|override|instructions?))?(?:[^\pL\]][^\]\n]{0,40})?\]`,
 		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:end of (?:e-?mail|message|document|input|context|data|untrusted content)|begin (?:system|instructions?|new instructions?)|new instructions?)\b`,
 		`(?m)^\s*</(?:email|document|untrusted|context|data)>\s*$`,
 		// A forged result of a tool the agent supposedly called:
@@ -281,6 +284,9 @@ func newInjectionRules() *injectionRules {
 		`(?m)^[\s=#*\[<-]*(?:tool|function)[ _-]?(?:output|result|response)s?\s*(?:[:=\]>]|\(|from\b)`,
 	)
 	add(sigMarkupWk, false,
+		// A chat message in the JSON of a model API: {"role": "system", ...};
+		// weak, since developers quote such requests.
+		`"role"\s*:\s*"(?:system|developer|assistant|tool)"`,
 		`(?m)^\s*(?:system|developer)(?: (?:message|prompt|override|note))?\s*:`,
 		`\{\s*"(?:name|tool|function|action)"\s*:\s*"[\w.]+"\s*,\s*"(?:arguments|parameters|args|input)"\s*:`,
 	)
@@ -330,8 +336,8 @@ func newInjectionRules() *injectionRules {
 			"inoltr", "转发", "发送", "发给", "提供"},
 		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress",
 			"bypass", "keep", "treat", "informe", "ohne", "niemand", "sans", "ne ", "不要", "无需", "不需要", "不必"},
-		sigMarkup:    {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function"},
-		sigMarkupWk:  {"system", "developer", "{"},
+		sigMarkup:    {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function", "\"role"},
+		sigMarkupWk:  {"system", "developer", "{", "\"role"},
 		sigAuthority: {"approved", "authori", "verified", "cleared", "signed off", "trust_level", "legally", "agreed", "confirmed"},
 		sigAgentAct: {"accept", "mark", "treat", "flag", "classify", "label", "record", "allowlist", "whitelist", "safe senders",
 			"trusted senders", "forward", "rank", "rate", "score", "summar", "update", "change", "refund", "approve", "release",

@@ -69,7 +69,18 @@ func (r *injectionRules) labelEndsWithAgent(label string) bool {
 		end = max(end, loc[1])
 	}
 	if end < 0 {
-		return false
+		// Agent phrases the word tables know ("sistema automático",
+		// "yapay zeka asistanı") close the label when they stand in its
+		// last words, before any relative clause.
+		words := strings.Fields(label)
+		for i, w := range words {
+			if labelRelative.MatchString(strings.TrimLeft(w, ",")) || strings.HasSuffix(w, ",") {
+				words = words[:i+1]
+				break
+			}
+		}
+		tail := strings.Join(words[max(0, len(words)-labelTailWords):], " ")
+		return r.lex.scan(strings.TrimSuffix(tail, ","), nil).has(sigAgentNoun)
 	}
 	// The match may stop inside an inflected word ("assistente|n").
 	rest := strings.TrimLeftFunc(label[end:], unicode.IsLetter)
@@ -89,6 +100,10 @@ var labelRelative = regexp.MustCompile(`^(?:who|that|which|der|die|das|welche[rs
 // honorific, a postposition and a noun ("様へ", "से अनुरोध"), a qualifier
 // ("de agenda", "virtuale").
 const labelTail = 12
+
+// labelTailWords is how many last words of a label are read for an agent
+// phrase of the word tables.
+const labelTailWords = 4
 
 // clauseBefore returns the clause that ends at the end of s: the text after
 // the last line break or sentence end, when it is at most labelMax runes.
