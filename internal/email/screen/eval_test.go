@@ -166,7 +166,7 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout5, holdout6) have not been read; their
+// The newest held-out sets (holdout5, holdout7) have not been read; their
 // bounds are their unseen figures, which are below the goals.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
@@ -191,14 +191,23 @@ func TestEvalSets(t *testing.T) {
 		// 0.718 with 4.6 % false positives (2.3 % after the discussion
 		// discount, measured once as a regression check), lookalike 0.906
 		// with 0.6 %.
+		// Round 6 (from holdout6's misses) raised it to 0.769 / 1.000.
 		"holdout5": {minFiles: 209,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.71, ReasonLookalikeDomain: 0.90},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.76, ReasonLookalikeDomain: 0.96},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.025, ReasonLookalikeDomain: 0.01}},
 		// 201 messages, a German-Japanese machinery maker, written blind
-		// in the third session and measured once, never read: injection
-		// 0.600 with 1.7 % false positives, lookalike 0.917 with none.
+		// in the third session and measured once: injection 0.600 with
+		// 1.7 % false positives, lookalike 0.917 with none. Read for round
+		// 6 in the fifth session: 0.875 / 1.000.
 		"holdout6": {minFiles: 201,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.60, ReasonLookalikeDomain: 0.91},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.87, ReasonLookalikeDomain: 1.0},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		// 206 messages, a Singapore freight forwarder, written blind in the
+		// fifth session and measured once after round 6, never read:
+		// injection 0.550 with 1.6 % false positives, lookalike 0.944 with
+		// 0.6 % (the rules before round 6: 0.400 / 0.917).
+		"holdout7": {minFiles: 206,
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.55, ReasonLookalikeDomain: 0.94},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
