@@ -144,7 +144,7 @@ type injectionRules struct {
 
 // Shared vocabulary. Patterns run on lower-cased, normalized text.
 const (
-	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:systems?|tools?|processors?|readers?)|triagers?|summari[sz]ers?|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
+	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:systems?|tools?|processors?|readers?|approvers?|processing|ap|assistants?|workflows?)|(?:ap|invoice|e-?mail|mail|inbox|booking|bookings) automation|triagers?|summari[sz]ers?|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
 	verbAct   = `(?:forward(?:s|ing)?|send|tell (?:me|us)|append|attach|embed|sending|e-?mail|reply(?: to \w+)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
 	secretObj = `(?:passwords?|passcodes?|credentials?|api[ _-]?keys?|secret(?:s| keys?| values?)?|access tokens?|tokens?|(?:one[- ]time|verification|login|log-in|security|sign[- ]in|2fa|mfa|otp|totp|authentication|authenticator|reset|confirmation|six[- ]digit|6[- ]digit)\s+(?:codes?|links?|e-?mails?|mails?|entry|pins?)|totp|2fa codes?|mfa codes?|otp|pins?|vault|private keys?|ssh keys?|card (?:number|details)|cvv|security codes?|sk_live|contraseñas?|c[oó]digos?|passw[oö]rt(?:er)?|kennw[oö]rter|zugangsdaten|mots? de passe|senhas?|密码|验证码)`
 	// systemWord is "system" in other languages, for forged system blocks
@@ -204,11 +204,15 @@ func newInjectionRules() *injectionRules {
 		// "If an AI agent is completing this survey", "if any assistant is reading this"
 		`\bif (?:an?|the|any|your) (?:[\w-]+ )?`+agentWord+` (?:is|are) (?:reading|processing|completing|filling|answering|handling|summari[sz]ing|triaging|parsing|reviewing|screening|checking)\b`,
 		// Clause-initial "To the assistant ...", "For the assistant reading this:"
-		`(?:^|[\[(.:!?]\s*|\n)(?:to|for|attention)\s+(?:the|any|all|every)\s+(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
+		`(?:^|[\[(.:!?]\s*|\n)(?:to|for|attention)\s+(?:the|any|all|every|other|fellow|peer)\s+(?:(?:other|fellow|peer)\s+)?(?:[\w-]+(?:[ -]|\s*[/&]\s*)){0,3}`+agentWord+`\b`,
 		`\bwhoever or whatever\b`,
 		`\bif you(?:'re| are) (?:an? |the )?(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
+		// "If this mailbox is being answered by your booking bot"
+		`\bif (?:this|the) (?:mailbox|inbox|e-?mail|message|mail|thread|request)s? (?:is|are) (?:being |now )?(?:read|answered|handled|processed|triaged|monitored|managed|screened) by (?:an?|the|your|any) (?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
 		`\bas (?:the|an|a) (?:[\w-]+[ -]){0,2}`+agentWord+`\b(?:[^.,\n]{0,60}),\s*you\b`,
 		`(?:致|给).{0,12}(?:ai|助手|助理)`,
+		// A chat mention of the agent: "@ksl-bookings-agent quick one".
+		`(?:^|\s)@[\w.-]*(?:agent|bot|assistant|ai|gpt|copilot)\b(?:[^@.\w]|$)`,
 	)
 	add(sigAddressWk, false,
 		`\b(?:the |any |all |every )?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:must|should|shall|needs? to|is required to|are required to|is instructed to|are instructed to|has to|have to)\b`,
@@ -261,10 +265,15 @@ func newInjectionRules() *injectionRules {
 		`\b(?:human|manual|user) (?:review|approval|confirmation|check|sign-off)\s+(?:is\s+)?(?:not|isn't|is not)\s+(?:required|needed|necessary)\b`,
 		`\b(?:does not|doesn't|do not|don't) (?:need|require) (?:\w+\s+)?(?:approval|confirmation|review)\b`,
 		`\b(?:don't|do not) wait for (?:a |the )?(?:human|person|approval|confirmation|anyone|reply)`,
-		`\bskip (?:the\s+)?(?:\w+\s+)?(?:confirmation|approval|review|verification)\b`,
+		`\bskip (?:the\s+)?(?:[\w-]+\s+)?(?:confirmation|approval|review|verification|call-?backs?|checks?|match|screening|escalation)\b`,
 		`\b(?:disable|turn off|suppress|bypass)\s+(?:\w+\s+){0,2}?(?:screening|warnings?|filters?|security|quarantine|logging|alerts?)\b`,
 		`\bdo not (?:show|display|raise) (?:\w+\s+)?warnings|\bdo not quarantine\b`,
 		`\b(?:keep|treat) (?:this|it) (?:confidential|secret|between us)\b`,
+		// Deleting the evidence: "delete this email and our previous
+		// messages from the mailbox", "delete the forwarded copies from sent
+		// items". A disclaimer's "notify the sender and delete this email"
+		// says none of what follows the object here.
+		`\bdelete (?:this|the|these|our|all|any) (?:[\w-]+ ){0,2}(?:e-?mails?|messages?|threads?|copies|mails?)\b[^.!?\n]{0,60}?\b(?:from (?:the |your )?(?:mailbox|inbox|sent(?: items| folder)?|trash|audit)|so (?:that )?(?:the|your|it|there)|once (?:you|it|done|processed|saved)|after (?:you|processing|saving|forwarding|sending))`,
 		`\bno (?:informes|le digas|avises|notifiques|menciones)\b`,
 		`\b(?:informiere|benachrichtige|sage|sagen sie) (?:niemanden|niemandem|keinem)\b|\bohne (?:rückfrage|bestätigung|freigabe|prüfung)\b`,
 		`\bne (?:dis|dites|prévenez|informez|mentionnez) (?:rien|personne|pas)\b|\bsans (?:confirmation|validation|vérification)\b`,
@@ -276,8 +285,10 @@ func newInjectionRules() *injectionRules {
 		`</?(?:tool_call|tool_calls|tool_use|tool_result|function_call|function_calls|function_results?|invoke|system|system_prompt|admin|developer)\b[^>]*>`,
 		`"(?:tool_call|tool_calls|function_call|tool_use)"`,
 		`(?m)^\s*#{1,6}\s*(?:system|developer|admin|`+systemWord+`)(?:[^\pL]|$)`,
-		`(?m)^\s*\[(?:(?:begin|start|end)\s+)?(?:system|developer|admin|`+systemWord+`)(?: (?:message|prompt|note|override|instructions?))?(?:[^\pL\]][^\]\n]{0,40})?\]`,
+		`(?m)^\s*\[(?:(?:begin|start|end)\s+)?(?:system|developer|admin|`+systemWord+`)(?: (?:message|prompt|note|notice|update|directive|override|instructions?))?(?:[^\pL\]][^\]\n]{0,40})?\]`,
 		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:end of (?:e-?mail|message|document|input|context|data|untrusted content)|begin (?:system|instructions?|new instructions?)|new instructions?)\b`,
+		// "----- SYSTEM NOTE -----", "=== ADMIN DIRECTIVE ==="
+		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:system|admin|developer|agent|assistant) (?:note|notice|message|instructions?|prompt|update|directive|override|policy)s?\s*(?:={2,}|-{2,}|\*{2,}|#{2,})`,
 		`(?m)^\s*</(?:email|document|untrusted|context|data)>\s*$`,
 		// A forged result of a tool the agent supposedly called:
 		// "=== TOOL OUTPUT: get_policy(...) ===", "[function result]".
@@ -316,7 +327,7 @@ func newInjectionRules() *injectionRules {
 	}
 	addLureRules(add, addNeed)
 
-	agentGate := []string{" ai", "ai ", "ai:", "ai,", "ai-", "(ai", "ai助", "assist", "agent", "bot", "model", "llm", "gpt", "pilot", "triag", "summari", "whoever", "whatever",
+	agentGate := []string{" ai", "ai ", "ai:", "ai,", "ai-", "(ai", "ai助", "assist", "agent", "bot", "model", "llm", "gpt", "pilot", "triag", "summari", "whoever", "whatever", "automat",
 		"助", "アシスタント", "asistente", "automated", "processing", "parsing", "classifying", "screening", "routing", "ki-", "ki "}
 	secretGate := []string{"password", "passcode", "credential", "api", "key", "secret", "token", "code", "totp", "2fa", "mfa", "otp",
 		"pin", "vault", "card", "cvv", "sk_live", "contraseñ", "código", "codigo", "passw", "kennw", "zugangsdaten", "mot de passe",
@@ -334,9 +345,9 @@ func newInjectionRules() *injectionRules {
 			"compile", "collect", "upload", "post", "leak", "reveal", "disclose", "provide", "give", "list", "copy", "transfer", "dump",
 			"retrieve", "look up", "gather", "envi", "reenv", "sende", "weiterleit", "leite", "schick", "envoie", "transf", "encaminh",
 			"inoltr", "转发", "发送", "发给", "提供"},
-		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress",
+		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress", "delete",
 			"bypass", "keep", "treat", "informe", "ohne", "niemand", "sans", "ne ", "不要", "无需", "不需要", "不必"},
-		sigMarkup:    {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function", "\"role"},
+		sigMarkup:    {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function", "\"role", "--", "==", "**"},
 		sigMarkupWk:  {"system", "developer", "{", "\"role"},
 		sigAuthority: {"approved", "authori", "verified", "cleared", "signed off", "trust_level", "legally", "agreed", "confirmed"},
 		sigAgentAct: {"accept", "mark", "treat", "flag", "classify", "label", "record", "allowlist", "whitelist", "safe senders",
@@ -620,6 +631,27 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 			best.score, best.sigs, best.shown = score, sigs, shown
 		}
 	}
+	// A salutation to the agent ("To the AP automation / AI assistant at
+	// Kestrel,") speaks to it for the whole letter, not only for the
+	// paragraphs beside it: what the letter asks further down is asked of
+	// the agent. Only requests that an agent must not follow on an
+	// outsider's word count at that distance (sending mail or secrets out,
+	// hiding, other payment details, overrides, forged markup), not any
+	// imperative, since people greet agents with ordinary requests too.
+	if talks == nil {
+		if sal := r.salutation(paras, sets); sal >= 0 {
+			var later sigSet
+			for _, x := range sets[sal+1:] {
+				later |= x
+			}
+			if later&farActions != 0 {
+				w := later&farActions | 1<<sigAddress
+				if score := scoreSet(w, internal); score > best.score {
+					best.score, best.sigs, best.shown = score, w, 0
+				}
+			}
+		}
+	}
 	// A decoded payload is as unreadable to a person as hidden text.
 	hiddenZone := s.zone == zoneHidden || s.zone == zoneComment || s.zone == zoneAttr || s.zone == zoneDecoded
 	const actions = 1<<sigOverride | 1<<sigNewRule | 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigMarkup | 1<<sigDirective | 1<<sigAgentAct | 1<<sigDecodeRun | 1<<sigAuthority
@@ -647,10 +679,34 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 	return best
 }
 
+// farActions are the requests that count at any distance from a
+// salutation to the agent.
+const farActions sigSet = 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigLure | 1<<sigOverride |
+	1<<sigMarkup | 1<<sigNewRule | 1<<sigDecodeRun
+
+// salutationMax is the longest paragraph, in bytes, read as a salutation.
+const salutationMax = 120
+
+// salutation returns the index of the first paragraph that greets an AI
+// agent by itself (a short line ending in a comma, colon or exclamation
+// mark that addresses the agent), or -1.
+func (r *injectionRules) salutation(paras []string, sets []sigSet) int {
+	for i, p := range paras {
+		t := strings.TrimSpace(p)
+		if len(t) > salutationMax || strings.Contains(t, "\n") || !sets[i].has(sigAddress) {
+			continue
+		}
+		if strings.HasSuffix(t, ",") || strings.HasSuffix(t, ":") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "，") || strings.HasSuffix(t, "：") {
+			return i
+		}
+	}
+	return -1
+}
+
 func (r *injectionRules) signals(p string) sigSet {
 	set := r.signalsOf(p)
 	// An instruction under a label that names the agent is an order to it.
-	if !set.has(sigDirective) && (set.has(sigAddress) || set.has(sigAddressWk) || set.has(sigAgentNoun)) && mayLabel(p) {
+	if !set.has(sigDirective) && mayLabel(p) && (set.has(sigAddress) || set.has(sigAddressWk) || set.has(sigAgentNoun) || labelAgent.MatchString(p)) {
 		if ok, named := r.labelled(p); ok && (named || set.has(sigAddress) || set.has(sigAddressWk)) {
 			set.add(sigAddress)
 			set.add(sigDirective)
@@ -841,6 +897,18 @@ func collectSegments(m Message, hv htmlView) []segment {
 	if len(hv.attrs) > 0 {
 		segs = append(segs, segment{zoneAttr, strings.Join(hv.attrs, "\n\n")})
 	}
+	// Headers a mail client does not show are read by an agent that gets
+	// the raw message: prose in an X- header is hidden text.
+	for k, vs := range m.Headers {
+		if len(k) < 3 || !strings.EqualFold(k[:2], "x-") {
+			continue
+		}
+		for _, v := range vs {
+			if strings.Count(v, " ") >= 4 {
+				segs = append(segs, segment{zoneHidden, v})
+			}
+		}
+	}
 	for _, a := range m.Attachments {
 		if a.Text == "" {
 			continue
@@ -849,6 +917,9 @@ func collectSegments(m Message, hv htmlView) []segment {
 		ct, name := strings.ToLower(a.ContentType), strings.ToLower(a.Filename)
 		if strings.Contains(ct, "calendar") || strings.HasSuffix(name, ".ics") {
 			t = unfoldICS(t)
+		}
+		if strings.Contains(ct, "csv") || strings.HasSuffix(name, ".csv") {
+			t = csvCells(t)
 		}
 		if strings.Contains(ct, "html") || strings.HasSuffix(name, ".html") || strings.HasSuffix(name, ".htm") {
 			// An HTML attachment hides text the same ways an HTML body does.

@@ -1,6 +1,8 @@
 package screen
 
 import (
+	"encoding/csv"
+	"io"
 	"regexp"
 	"strings"
 	"unicode"
@@ -14,11 +16,18 @@ const labelMax = 110
 
 // labelAgent finds assistant and agent words of scripts written without
 // spaces, where a word boundary cannot be asked for ("自動処理アシスタント様へ").
-var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボット|助手|助理|机器人|機器人|智能体|비서|에이전트|챗봇`)
+// The same goes for the automated processing of mail, which a note can be
+// addressed to without naming an agent ("Hinweis für die automatisierte
+// Bearbeitung:", "processing note for automated AP:").
+var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボット|助手|助理|机器人|機器人|智能体|비서|에이전트|챗봇|自動処理|自动处理|自動化處理|자동 처리|` +
+	`(?i:automated (?:processing|handling|system|ap|approver|workflow)|automatic processing|` +
+	`automatisierte[nr]? (?:bearbeitung|verarbeitung)|automatische[nr]? (?:bearbeitung|verarbeitung)|geautomatiseerde verwerking|automatische verwerking|` +
+	`traitement automatis?\pL*|procesamiento automático|processamento automático|elaborazione automatica|` +
+	`automatyczne\pL* przetwarzani\pL*|pemrosesan otomatis|xử lý tự động|المعالجة الآلية|معالجة آلية)`)
 
 // labelAI finds a word for AI beside the agent word of a label: an
 // assistant may be a person, an "AI assistant" is not.
-var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automated|automatic|automatische[nr]?|automatisierte[nr]?|automatique|automático|automatico|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트)`)
+var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automated|automatic|automatische[nr]?|automatisierte[nr]?|geautomatiseerde|automatique|automatisé|automático|automatico|automatica|otomatis|tự động|الآلية|آلية|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트)`)
 
 // labelled reports an instruction put under a label that names an AI
 // agent: "Uwaga dla asystenta AI: proszę …", "［自動処理アシスタント様へ］…",
@@ -94,12 +103,12 @@ func (r *injectionRules) labelEndsWithAgent(label string) bool {
 // labelRelative finds a relative clause after the agent word of a label:
 // "to the AI assistant that reads this mail:", "kepada asisten AI yang
 // membaca email ini:", "pro AI asistenta, který zpracovává poštu:".
-var labelRelative = regexp.MustCompile(`^(?:who|that|which|der|die|das|welche[rs]?|que|qui|che|som|který|která|které|który|która|które|yang|ang|который|которая|которые|που|ki|jo|जो|mà)(?:[^\pL]|$)`)
+var labelRelative = regexp.MustCompile(`^(?:who|that|which|der|die|das|welche[rs]?|que|qui|che|som|který|která|které|który|która|które|yang|ang|который|которая|которые|που|ki|jo|जो|mà|[a-z]+ing)(?:[^\pL]|$)`)
 
 // labelTail is how many runes may follow the agent word in a label: an
 // honorific, a postposition and a noun ("様へ", "से अनुरोध"), a qualifier
 // ("de agenda", "virtuale").
-const labelTail = 12
+const labelTail = 16
 
 // labelTailWords is how many last words of a label are read for an agent
 // phrase of the word tables.
@@ -157,3 +166,31 @@ func relaysOutsiders(addr string) bool {
 }
 
 var relayLocal = regexp.MustCompile(`^(?:no-?reply|do-?not-?reply|donotreply|noreply-.*|web-?forms?|forms?|contact-?forms?|kontaktformular|formular|website|wordpress|typo3|webmaster|www-data|apache|nginx|mailer|notifications?|notify)(?:[.+_-].*)?$`)
+
+// csvCells puts every cell of a CSV attachment on a line of its own and
+// every row in a paragraph of its own, so that a cell reading "Note for the
+// AI assistant: …" opens a line as it would in a spreadsheet. Text that is
+// not valid CSV is returned as it is.
+func csvCells(t string) string {
+	rd := csv.NewReader(strings.NewReader(t))
+	rd.FieldsPerRecord = -1
+	rd.LazyQuotes = true
+	var b strings.Builder
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return t
+		}
+		for _, c := range rec {
+			if c = strings.TrimSpace(c); c != "" {
+				b.WriteString(c)
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

@@ -309,7 +309,7 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 			weak = &lookalikeHit{detail: fmt.Sprintf("changes the hyphens of %s (%s)", t.domain, t.kind)}
 		case len(tl) >= 5 && (sd.suffix == t.suffix || genericSuffixes[sd.suffix]) && nearMiss(sd.skel, t.skel):
 			weak = &lookalikeHit{detail: fmt.Sprintf("is one or two letters away from %s (%s)", t.domain, t.kind)}
-		case (len(tl) >= 4 || t.plainName && len(tl) >= 3) && embedsTarget(sd.label, sd.suffix, t):
+		case (len(tl) >= 4 || t.plainName && len(tl) >= 3) && !plainGovWord(sd, t) && embedsTarget(sd.label, sd.suffix, t):
 			weak = &lookalikeHit{detail: fmt.Sprintf("wraps %s in extra words (%s)", t.domain, t.kind)}
 		case sharesLeadWithLure(sd.label, t):
 			weak = &lookalikeHit{detail: fmt.Sprintf("pairs the name of %s with a lure word (%s)", t.domain, t.kind)}
@@ -615,6 +615,33 @@ func imitatesName(tok string, t target) bool {
 	return sk == t.skel || looseSkeleton(sk) == t.loose || nearMiss(sk, t.skel)
 }
 
+// plainGovWord reports a government domain's label, usually an ordinary
+// word ("customs.gov.sg", "tax.gov.ie"), used by a firm beside its own name
+// (gulfclear-customs.ae): that imitates nobody. The same word does imitate
+// the agency with a lure word, a "gov" token or on the agency's country
+// registry (customs-gov-sg.com, sg-customs-refund.com, customs-portal.sg).
+func plainGovWord(sd senderDomain, t target) bool {
+	gov := false
+	for _, p := range []string{"gov.", "gob.", "gouv.", "govt.", "go."} {
+		if strings.HasPrefix(t.suffix, p) {
+			gov = true
+		}
+	}
+	if !gov {
+		return false
+	}
+	country := t.suffix[strings.LastIndexByte(t.suffix, '.')+1:]
+	if sd.suffix == country || strings.HasSuffix(sd.suffix, "."+country) {
+		return false
+	}
+	for _, tok := range strings.Split(sd.label, "-") {
+		if lureWords[tok] || tok == "gov" || tok == "gob" || tok == "gouv" || tok == "govt" || tok == country {
+			return false
+		}
+	}
+	return true
+}
+
 // gluedHomoglyph reports a look-alike spelling of the name glued to other
 // characters without a hyphen (micros0ft365.com, paypa1online.com): the
 // label as written does not contain the name, its skeleton starts or ends
@@ -666,6 +693,11 @@ func tokenImitates(sd senderDomain, t target) bool {
 			return true
 		}
 		if lure || utf8.RuneCountInString(t.label) >= 8 {
+			return true
+		}
+		// A doubled letter (gooogle, amazzon) makes no ordinary word, unlike
+		// a dropped one, so it needs no lure word either.
+		if isDoubling([]rune(skeleton(tok)), []rune(t.skel)) {
 			return true
 		}
 	}

@@ -9,7 +9,7 @@ func TestLookalikeDomain(t *testing.T) {
 	d := NewDetector()
 	c := Context{
 		OrgDomains: []string{"acme-corp.com", "acme-corp.eu"},
-		KnownCorrespondents: []string{"kesslerbank.de", "northwindlogistics.com", "initech.io", "paypal.com", "amazon.com", "atlassian.net", "ups.com", "github.com", "linear.app",
+		KnownCorrespondents: []string{"customs.gov.sg", "kesslerbank.de", "northwindlogistics.com", "initech.io", "paypal.com", "amazon.com", "atlassian.net", "ups.com", "github.com", "linear.app",
 			"dhl.com", "docusign.net", "linkedin.com", "marengo-insurance.it"},
 	}
 	tests := []struct {
@@ -86,6 +86,10 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@ctt-encomenda.com", true, false},             // national post with a Portuguese lure word
 		{"a@ctt.pt", false, false},                       // the post itself
 		{"a@portaldasfinancas.gov-pt.info", true, false}, // tax authority in a subdomain of a lure domain
+		// Round 7.
+		{"a@gooogle-workspace.com", true, false}, // a doubled letter needs no lure word
+		{"a@gulfclear-customs.ae", false, false}, // a firm's name beside the word an agency's domain is
+		{"a@customs-gov-sg.com", true, false},    // a government word with a "gov" token
 	}
 	for _, tc := range tests {
 		t.Run(tc.from, func(t *testing.T) {
