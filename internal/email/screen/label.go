@@ -19,7 +19,7 @@ const labelMax = 110
 // The same goes for the automated processing of mail, which a note can be
 // addressed to without naming an agent ("Hinweis für die automatisierte
 // Bearbeitung:", "processing note for automated AP:").
-var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボット|助手|助理|机器人|機器人|智能体|비서|에이전트|챗봇|自動処理|自动处理|自動化處理|자동 처리|` +
+var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボット|助手|助理|机器人|機器人|智能体|비서|에이전트|챗봇|自動処理|自动处理|自動化處理|자동 처리|स्वचालित|อัตโนมัติ|المساعد الآلي|مساعد آلي|الوكيل الآلي|وكيل آلي|` +
 	`(?i:automated (?:processing|handling|system|ap|approver|workflow)|automatic processing|` +
 	`automatisierte[nr]? (?:bearbeitung|verarbeitung)|automatische[nr]? (?:bearbeitung|verarbeitung)|geautomatiseerde verwerking|automatische verwerking|` +
 	`traitement automatis?\pL*|procesamiento automático|processamento automático|elaborazione automatica|` +
@@ -27,7 +27,7 @@ var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボ�
 
 // labelAI finds a word for AI beside the agent word of a label: an
 // assistant may be a person, an "AI assistant" is not.
-var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automated|automatic|automatische[nr]?|automatisierte[nr]?|geautomatiseerde|automatique|automatisé|automático|automatico|automatica|otomatis|tự động|الآلية|آلية|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트)`)
+var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automated|automatic|automatische[nr]?|automatisierte[nr]?|geautomatiseerde|automatique|automatisé|automático|automatico|automatica|otomatis|tự động|الآلية|آلية|الآلي|स्वचालित|อัตโนมัติ|自动|자동|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트)`)
 
 // labelled reports an instruction put under a label that names an AI
 // agent: "Uwaga dla asystenta AI: proszę …", "［自動処理アシスタント様へ］…",
@@ -97,13 +97,18 @@ func (r *injectionRules) labelEndsWithAgent(label string) bool {
 	if len(rest) >= 2 && rest[0] == '-' && rest[1] >= '0' && rest[1] <= '9' {
 		return false
 	}
+	// A postposition closes the label in languages that put "for" after
+	// the noun ("स्वचालित AP प्रणाली के लिए", "에게").
+	for _, post := range []string{"के लिए नोट", "के लिए", "से अनुरोध", "को", "에게", "께", "へ", "に"} {
+		rest = strings.TrimSpace(strings.TrimSuffix(rest, post))
+	}
 	return strings.HasPrefix(rest, ",") || labelRelative.MatchString(rest) || utf8.RuneCountInString(rest) <= labelTail
 }
 
 // labelRelative finds a relative clause after the agent word of a label:
 // "to the AI assistant that reads this mail:", "kepada asisten AI yang
 // membaca email ini:", "pro AI asistenta, který zpracovává poštu:".
-var labelRelative = regexp.MustCompile(`^(?:who|that|which|der|die|das|welche[rs]?|que|qui|che|som|který|která|které|który|która|które|yang|ang|который|которая|которые|που|ki|jo|जो|mà|[a-z]+ing)(?:[^\pL]|$)`)
+var labelRelative = regexp.MustCompile(`^(?:who|that|which|der|die|das|welche[rs]?|que|qui|che|som|který|která|které|który|która|które|yang|ang|который|которая|которые|που|ki|jo|जो|mà|ที่|الذي|التي|الذين|[a-z]+ing)(?:[^\pL]|$)`)
 
 // labelTail is how many runes may follow the agent word in a label: an
 // honorific, a postposition and a noun ("様へ", "से अनुरोध"), a qualifier
