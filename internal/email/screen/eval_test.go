@@ -166,7 +166,7 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout5, holdout7) have not been read; their
+// The newest held-out sets (holdout5, holdout8) have not been read; their
 // bounds are their unseen figures, which are below the goals.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
@@ -203,11 +203,18 @@ func TestEvalSets(t *testing.T) {
 			floor:   map[Reason]float64{ReasonPromptInjection: 0.87, ReasonLookalikeDomain: 1.0},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// 206 messages, a Singapore freight forwarder, written blind in the
-		// fifth session and measured once after round 6, never read:
-		// injection 0.550 with 1.6 % false positives, lookalike 0.944 with
-		// 0.6 % (the rules before round 6: 0.400 / 0.917).
+		// fifth session and measured once after round 6: injection 0.550
+		// with 1.6 % false positives, lookalike 0.944 with 0.6 % (the rules
+		// before round 6: 0.400 / 0.917). Read for round 7: 0.787 / 0.944.
 		"holdout7": {minFiles: 206,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.55, ReasonLookalikeDomain: 0.94},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.78, ReasonLookalikeDomain: 0.94},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		// 214 messages, a US/Canadian property manager, written blind in the
+		// fifth session and measured once after round 7, never read:
+		// injection 0.435 with 0.8 % false positives, lookalike 0.944 with
+		// none (before round 6: 0.294 / 0.917; after round 6: 0.400 / 0.944).
+		"holdout8": {minFiles: 214,
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.43, ReasonLookalikeDomain: 0.94},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
