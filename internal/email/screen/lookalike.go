@@ -231,8 +231,8 @@ type lookalikeHit struct {
 	strong bool
 }
 
-// lookalikeFindings compares the From domain, every Reply-To domain and the
-// envelope sender's domain with the organization's domains, its
+// lookalikeFindings compares the From domain, every Reply-To domain, the
+// Sender domain and the envelope sender's domain with the organization's domains, its
 // correspondents and the brand list.
 func (d *Detector) lookalikeFindings(m Message, c Context) []Finding {
 	targets := d.targets(c)
@@ -264,6 +264,13 @@ func (d *Detector) lookalikeFindings(m Message, c Context) []Finding {
 	// The envelope sender is where bounces and SPF point; an attacker who
 	// shows a genuine From may still send from a lookalike domain.
 	check("Return-Path", m.ReturnPath)
+	// Sender names who actually sent the mail on From's behalf (RFC 5322
+	// section 3.6.2); clients show it as "on behalf of".
+	for _, v := range m.Headers["Sender"] {
+		if a, ok := lenientAddress(v); ok {
+			check("Sender", a.Address)
+		}
+	}
 	if f, ok := d.displayNameSpoof(m.From, known); ok {
 		out = append(out, f)
 	}

@@ -106,7 +106,7 @@ func TestLookalikeDomain(t *testing.T) {
 	}
 }
 
-func TestLookalikeReturnPath(t *testing.T) {
+func TestLookalikeEnvelopeAndSender(t *testing.T) {
 	d := NewDetector()
 	c := Context{KnownCorrespondents: []string{"odlewnia-slask.pl"}}
 	r := d.Screen(Message{From: Address{Address: "biuro@odlewnia-slask.pl"}, ReturnPath: "bounce@odlewnia-s1ask.pl"}, c)
@@ -117,6 +117,10 @@ func TestLookalikeReturnPath(t *testing.T) {
 	r = d.Screen(Message{From: Address{Address: "news@odlewnia-slask.pl"}, ReturnPath: "bounce-77@em123.mailgun.org"}, c)
 	if r.Has(ReasonLookalikeDomain) {
 		t.Fatalf("provider bounce address flagged: %+v", r)
+	}
+	r = d.Screen(Message{From: Address{Address: "biuro@odlewnia-slask.pl"}, Headers: map[string][]string{"Sender": {"Biuro <biuro@odlewnia-slask.com>"}}}, c)
+	if !r.Has(ReasonLookalikeDomain) || !strings.Contains(r.Findings[0].Detail, "Sender") {
+		t.Fatalf("Sender lookalike not flagged: %+v", r)
 	}
 	raw := "Return-Path: <bounce@odlewnia-s1ask.pl>\r\nFrom: biuro@odlewnia-slask.pl\r\nSubject: x\r\n\r\nhello\r\n"
 	m, err := MessageFromRaw([]byte(raw))
