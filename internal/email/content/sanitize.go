@@ -123,11 +123,29 @@ func newEmailPolicy() *bluemonday.Policy {
 //
 // cidURL may be nil, in which case no image is kept.
 func SanitizeHTML(h string, cidURL func(contentID string) (url string, ok bool)) string {
+	return Sanitize(h).WithImages(cidURL)
+}
+
+// SafeHTML is HTML that has been through the email policy, its cid: image
+// sources not yet resolved. The policy pass is most of SanitizeHTML's cost
+// and depends only on the HTML, while resolving images depends on where the
+// copy is stored (each inbox names its attachments differently): a message
+// for several inboxes is sanitized once and resolved per inbox. Only
+// Sanitize makes a non-empty SafeHTML, so holding one means the policy ran.
+type SafeHTML struct{ h string }
+
+// Sanitize runs the email policy of SanitizeHTML over h.
+func Sanitize(h string) SafeHTML {
 	if h == "" {
-		return ""
+		return SafeHTML{}
 	}
-	clean := emailPolicy().Sanitize(h)
-	return rewriteImages(clean, cidURL)
+	return SafeHTML{h: emailPolicy().Sanitize(h)}
+}
+
+// WithImages finishes SanitizeHTML: inline images whose cid: source cidURL
+// can serve point there, and every other image is removed.
+func (s SafeHTML) WithImages(cidURL func(contentID string) (url string, ok bool)) string {
+	return rewriteImages(s.h, cidURL)
 }
 
 // rewriteImages walks the sanitizer's output token by token (it is already

@@ -440,6 +440,9 @@ func (p *Pipeline) prepare(ctx context.Context, row queueRow) (prepared, error) 
 	}
 	authn := mailbox.Authentication{SPF: res.SPF, DKIM: res.DKIM, DMARC: res.DMARC, DMARCPolicy: res.DMARCPolicy, Results: res.AuthenticationResults}
 	var screenMsg *screen.Message
+	// The HTML is sanitized once for all recipient inboxes: the policy
+	// pass depends only on the message (see content.SafeHTML).
+	var safeHTML *content.SafeHTML
 
 	out := prepared{row: row}
 	seen := map[string]bool{}
@@ -459,7 +462,13 @@ func (p *Pipeline) prepare(ctx context.Context, row queueRow) (prepared, error) 
 		if err != nil {
 			return prepared{}, err
 		}
-		msg, err := mailbox.Render(newMessage(r, row, parsed, verdict, authn))
+		if safeHTML == nil && parsed.HTML != "" {
+			s := content.Sanitize(parsed.HTML)
+			safeHTML = &s
+		}
+		nm := newMessage(r, row, parsed, verdict, authn)
+		nm.SanitizedHTML = safeHTML
+		msg, err := mailbox.Render(nm)
 		if err != nil {
 			return prepared{}, err
 		}

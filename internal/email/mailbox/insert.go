@@ -48,6 +48,10 @@ type NewMessage struct {
 	ReceivedAt time.Time
 	// Labels are added to the thread (outbound sends may label at once).
 	Labels []string
+	// SanitizedHTML, when set, is content.Sanitize(Parsed.HTML), done once
+	// by a caller storing the same message in several inboxes; nil has
+	// Render sanitize it.
+	SanitizedHTML *content.SafeHTML
 }
 
 // Stored is the outcome of InsertMessage.
@@ -113,7 +117,12 @@ func Render(n NewMessage) (*Rendered, error) {
 		}
 	}
 	if p.HTML != "" {
-		r.html = content.SanitizeHTML(p.HTML, func(cid string) (string, bool) {
+		safe := n.SanitizedHTML
+		if safe == nil {
+			s := content.Sanitize(p.HTML)
+			safe = &s
+		}
+		r.html = safe.WithImages(func(cid string) (string, bool) {
 			id, ok := cids[cid]
 			return "/api/v1/attachments/" + id, ok
 		})

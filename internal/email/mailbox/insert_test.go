@@ -186,3 +186,39 @@ func TestBatchCountsOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestRenderSharedSanitizedHTML renders one message for two inboxes from
+// HTML sanitized once, as the inbound pipeline does: each copy must be what
+// rendering it alone gives, its inline image pointed at its own attachment.
+func TestRenderSharedSanitizedHTML(t *testing.T) {
+	raw := "From: a@partner.test\r\nTo: one@mail.test, two@mail.test\r\nSubject: Logo\r\nMIME-Version: 1.0\r\n" +
+		"Content-Type: multipart/related; boundary=b\r\n\r\n" +
+		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p onclick=\"x()\">Our <img src=\"cid:logo\"><img src=\"https://t.example/p.gif\"> logo</p><script>x()</script>\r\n" +
+		"--b\r\nContent-Type: image/png\r\nContent-ID: <logo>\r\nContent-Disposition: inline\r\n\r\nPNG\r\n--b--\r\n"
+	parsed, err := content.Parse([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	safe := content.Sanitize(parsed.HTML)
+	for _, inbox := range []string{"one", "two"} {
+		n := NewMessage{OrgID: "org", InboxID: inbox, InboxAddress: inbox + "@mail.test", Parsed: parsed}
+		alone, err := Render(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n.SanitizedHTML = &safe
+		shared, err := Render(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(alone.atts) != 1 || len(shared.atts) != 1 {
+			t.Fatalf("attachments: %d alone, %d shared; want 1", len(alone.atts), len(shared.atts))
+		}
+		// The copies differ only in their attachment ids.
+		want := strings.ReplaceAll(alone.html, alone.atts[0].ID, "ATT")
+		got := strings.ReplaceAll(shared.html, shared.atts[0].ID, "ATT")
+		if got != want || !strings.Contains(got, `src="/api/v1/attachments/ATT"`) || strings.Contains(got, "t.example") || strings.Contains(got, "script") {
+			t.Errorf("%s: shared sanitizing gives\n%s\nalone\n%s", inbox, got, want)
+		}
+	}
+}

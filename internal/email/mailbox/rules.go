@@ -2,8 +2,10 @@ package mailbox
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
 
@@ -96,12 +98,24 @@ func MatchRule(rules []SenderRule, addr string) *SenderRule {
 
 // RulesFor lists an inbox's rules (the pipeline's read, no access check).
 func RulesFor(ctx context.Context, q store.Querier, inboxID string) ([]SenderRule, error) {
-	return listRules(ctx, q, inboxID, MaxRulesPerInbox+1, "")
+	rows, err := q.QueryContext(ctx, rulesForQuery, inboxID)
+	return scanRules(rows, err)
 }
+
+// rulesForQuery has its LIMIT written in, not bound: SQLite (3.47 on) plans
+// a bound LIMIT with its value and so re-prepares such a statement each time
+// it is bound again, which made this read, run for every inbound message, a
+// parse and plan each time (its cost more than doubled).
+var rulesForQuery = `SELECT id, inbox_id, kind, pattern, created_at FROM sender_rules
+	WHERE inbox_id = $1 ORDER BY id DESC LIMIT ` + strconv.Itoa(MaxRulesPerInbox+1)
 
 func listRules(ctx context.Context, q store.Querier, inboxID string, limit int, after string) ([]SenderRule, error) {
 	rows, err := q.QueryContext(ctx, `SELECT id, inbox_id, kind, pattern, created_at FROM sender_rules
 		WHERE inbox_id = $1 AND ($2 = '' OR id < $2) ORDER BY id DESC LIMIT $3`, inboxID, after, limit)
+	return scanRules(rows, err)
+}
+
+func scanRules(rows *sql.Rows, err error) ([]SenderRule, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list rules: %w", err)
 	}
