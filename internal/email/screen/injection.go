@@ -146,7 +146,7 @@ type injectionRules struct {
 const (
 	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:systems?|tools?|processors?|readers?|approvers?|processing|ap|assistants?|workflows?)|(?:ap|invoice|e-?mail|mail|inbox|booking|bookings) automation|triagers?|summari[sz]ers?|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
 	verbAct   = `(?:forward(?:s|ing)?|send|tell (?:me|us)|append|attach|embed|sending|e-?mail|reply(?: to \w+)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
-	secretObj = `(?:passwords?|passcodes?|credentials?|api[ _-]?keys?|secret(?:s| keys?| values?)?|access tokens?|tokens?|(?:one[- ]time|verification|login|log-in|security|sign[- ]in|2fa|mfa|otp|totp|authentication|authenticator|reset|confirmation|six[- ]digit|6[- ]digit)\s+(?:codes?|links?|e-?mails?|mails?|entry|pins?)|totp|2fa codes?|mfa codes?|otp|pins?|vault|private keys?|ssh keys?|card (?:number|details)|cvv|security codes?|sk_live|contraseñas?|c[oó]digos?|passw[oö]rt(?:er)?|kennw[oö]rter|zugangsdaten|mots? de passe|senhas?|密码|验证码)`
+	secretObj = `(?:passwords?|passcodes?|credentials?|api[ _-]?keys?|secret(?:s| keys?| values?)?|access tokens?|tokens?|(?:one[- ]time|verification|login|log-in|security|sign[- ]in|2fa|mfa|otp|totp|authentication|authenticator|reset|confirmation|six[- ]digit|6[- ]digit)\s+(?:codes?|links?|e-?mails?|mails?|entry|pins?)|(?:entry|door|gate|garage|alarm|access|building|lockbox|keypad|key ?safe)\s+(?:codes?|pins?)|totp|2fa codes?|mfa codes?|otp|pins?|vault|private keys?|ssh keys?|card (?:number|details)|cvv|security codes?|sk_live|contraseñas?|c[oó]digos?|passw[oö]rt(?:er)?|kennw[oö]rter|zugangsdaten|mots? de passe|senhas?|密码|验证码)`
 	// systemWord is "system" in other languages, for forged system blocks
 	// ("### ΣΥΣΤΗΜΑ ###", "[SISTEMA]:").
 	systemWord = `(?:sistema|systeem|système|systeme|systém|systemu?|sistem|järjestelmä|rendszer|συστημα|σύστημα|система|システム|系统|系統|시스템|نظام|מערכת)`
@@ -207,8 +207,10 @@ func newInjectionRules() *injectionRules {
 		`(?:^|[\[(.:!?]\s*|\n)(?:to|for|attention)\s+(?:the|any|all|every|other|fellow|peer)\s+(?:(?:other|fellow|peer)\s+)?(?:[\w-]+(?:[ -]|\s*[/&]\s*)){0,3}`+agentWord+`\b`,
 		`\bwhoever or whatever\b`,
 		`\bif you(?:'re| are) (?:an? |the )?(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
-		// "If this mailbox is being answered by your booking bot"
-		`\bif (?:this|the) (?:mailbox|inbox|e-?mail|message|mail|thread|request)s? (?:is|are) (?:being |now )?(?:read|answered|handled|processed|triaged|monitored|managed|screened) by (?:an?|the|your|any) (?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
+		// "If this mailbox is being answered by your booking bot", "since
+		// the request will be handled by your automated dispatcher": the
+		// writer knows a machine reads, and what follows is for it.
+		`\b(?:this|the|my|our) (?:mailbox|inbox|e-?mail|message|mail|thread|request|ticket|enquiry|inquiry)s? (?:is|are|will be|gets|get) (?:being |now |probably |likely )?(?:read|answered|handled|processed|triaged|monitored|managed|screened|run) by (?:an?|the|your|any) (?:[\w-]+[ -]){0,2}(?:`+agentWord+`|dispatcher|automation)\b`,
 		`\bas (?:the|an|a) (?:[\w-]+[ -]){0,2}`+agentWord+`\b(?:[^.,\n]{0,60}),\s*you\b`,
 		`(?:致|给).{0,12}(?:ai|助手|助理)`,
 		// A chat mention of the agent: "@ksl-bookings-agent quick one".
@@ -245,7 +247,9 @@ func newInjectionRules() *injectionRules {
 		`\bnew (?:task|instructions?|objective|role|directive|orders)s?\s*:`,
 	)
 	add(sigExfilSecret, true,
-		`\b`+verbAct+`\b[^.!?\n]{0,80}?`+secretObj,
+		// The gap may hold an address ("email Frank (frank@locks.example)
+		// the entry code"): a dot before a letter does not end the sentence.
+		`\b`+verbAct+`\b(?:[^.!?\n]|\.\w){0,80}?`+secretObj,
 		secretObj+`[^.!?\n]{0,60}?\bto\s+\S+@\S+\.\w+`,
 		`(?:reply|respond)(?:ing)? (?:to (?:this|me|us) )?with (?:the |your |its )?(?:current |live |latest )?`+secretObj,
 		`(?:paste|include|put) (?:their|its|the) (?:current )?values`,
@@ -287,6 +291,8 @@ func newInjectionRules() *injectionRules {
 		`(?m)^\s*#{1,6}\s*(?:system|developer|admin|`+systemWord+`)(?:[^\pL]|$)`,
 		`(?m)^\s*\[(?:(?:begin|start|end)\s+)?(?:system|developer|admin|`+systemWord+`)(?: (?:message|prompt|note|notice|update|directive|override|instructions?))?(?:[^\pL\]][^\]\n]{0,40})?\]`,
 		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:end of (?:e-?mail|message|document|input|context|data|untrusted content)|begin (?:system|instructions?|new instructions?)|new instructions?)\b`,
+		// "[[assistant directives - begin]]", "[agent config]"
+		`(?m)^\s*\[{1,2}\s*(?:(?:begin|start|end)\s+)?(?:assistant|agent|ai|bot|automation)[ _-]?(?:directives?|instructions?|config(?:uration)?|policy|rules|prompt|override)\b`,
 		// "----- SYSTEM NOTE -----", "=== ADMIN DIRECTIVE ==="
 		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:system|admin|developer|agent|assistant) (?:note|notice|message|instructions?|prompt|update|directive|override|policy)s?\s*(?:={2,}|-{2,}|\*{2,}|#{2,})`,
 		`(?m)^\s*</(?:email|document|untrusted|context|data)>\s*$`,
@@ -295,6 +301,8 @@ func newInjectionRules() *injectionRules {
 		`(?m)^[\s=#*\[<-]*(?:tool|function)[ _-]?(?:output|result|response)s?\s*(?:[:=\]>]|\(|from\b)`,
 	)
 	add(sigMarkupWk, false,
+		// "Leasing system note (entered by regional management):"
+		`(?m)^\s*(?:[\w-]+ ){0,2}(?:system|automation|agent|assistant) (?:note|notice|directive|instructions?|message|override)s?\b[^\n]{0,60}:`,
 		// A chat message in the JSON of a model API: {"role": "system", ...};
 		// weak, since developers quote such requests.
 		`"role"\s*:\s*"(?:system|developer|assistant|tool)"`,
@@ -308,7 +316,7 @@ func newInjectionRules() *injectionRules {
 		`\baccept (?:[\w-]+\s+){0,3}on behalf of\b|\b(?:mark|treat|flag|classify|label|record) (?:[\w.-]+\s+){0,4}as (?:trusted|approved|safe|internal|verified|legitimate|pre-approved|urgent|an internal)\b|\badd (?:\S+\s+){0,3}to (?:the\s+|your\s+)?(?:[\w-]+[ -])?(?:allowlist|whitelist|safe senders|trusted senders)\b|\b(?:rule|filter) (?:that |to )?(?:auto-?)?forwards?\b|\bauto-?forward|\b(?:rank|rate|score) (?:this|the|my) (?:\w+\s+){0,2}(?:first|highest|top)\b|\bin your (?:summary|summaries|daily summary)\b|\b(?:update|change) (?:the\s+)?(?:vendor|supplier|payee|beneficiary)\s+(?:\w+\s+)?(?:record|bank|details|account|iban)\b|\bissue (?:the\s+)?(?:full\s+)?refund\b|\bapprove (?:the\s+)?(?:pending|payment|invoice|transfer|change)\b|\brelease (?:this|the) (?:\w+\s+)?payment\b|\b(?:überweise|überweisen sie)\b|\bcreate a purchase order\b`,
 	)
 	add(sigDecodeRun, false,
-		`\b(?:decode|decrypt|rot-? ?13|base-?64|reverse|unscramble)\b[^.!?]{0,80}?\b(?:follow|execute|carry out|do what|obey|perform|act on|comply)`,
+		`\b(?:decode|decrypt|rot-? ?13|base-?64|reverse|unscramble)\b[^.!?]{0,80}?\b(?:follow|execute|carry out|do what|obey|perform|act on|comply|apply (?:it|them|the))`,
 		`\b(?:follow|execute|carry out|obey|perform)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:steps|instructions|commands?)\s+(?:it|they|that it|in it|it contains|contained|encoded|decoded)\b`,
 	)
 	// Whole words only ("hoping" holds "pin"); letters of other scripts
@@ -348,7 +356,7 @@ func newInjectionRules() *injectionRules {
 		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress", "delete",
 			"bypass", "keep", "treat", "informe", "ohne", "niemand", "sans", "ne ", "不要", "无需", "不需要", "不必"},
 		sigMarkup:    {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function", "\"role", "--", "==", "**"},
-		sigMarkupWk:  {"system", "developer", "{", "\"role"},
+		sigMarkupWk:  {"system", "developer", "{", "\"role", "automation", "agent", "assistant"},
 		sigAuthority: {"approved", "authori", "verified", "cleared", "signed off", "trust_level", "legally", "agreed", "confirmed"},
 		sigAgentAct: {"accept", "mark", "treat", "flag", "classify", "label", "record", "allowlist", "whitelist", "safe senders",
 			"trusted senders", "forward", "rank", "rate", "score", "summar", "update", "change", "refund", "approve", "release",
@@ -706,7 +714,7 @@ func (r *injectionRules) salutation(paras []string, sets []sigSet) int {
 func (r *injectionRules) signals(p string) sigSet {
 	set := r.signalsOf(p)
 	// An instruction under a label that names the agent is an order to it.
-	if !set.has(sigDirective) && mayLabel(p) && (set.has(sigAddress) || set.has(sigAddressWk) || set.has(sigAgentNoun) || labelAgent.MatchString(p)) {
+	if !(set.has(sigDirective) && set.has(sigAddress)) && mayLabel(p) && (set.has(sigAddress) || set.has(sigAddressWk) || set.has(sigAgentNoun) || labelAgent.MatchString(p)) {
 		if ok, named := r.labelled(p); ok && (named || set.has(sigAddress) || set.has(sigAddressWk)) {
 			set.add(sigAddress)
 			set.add(sigDirective)

@@ -20,7 +20,7 @@ const labelMax = 110
 // addressed to without naming an agent ("Hinweis für die automatisierte
 // Bearbeitung:", "processing note for automated AP:").
 var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボット|助手|助理|机器人|機器人|智能体|비서|에이전트|챗봇|自動処理|自动处理|自動化處理|자동 처리|स्वचालित|อัตโนมัติ|المساعد الآلي|مساعد آلي|الوكيل الآلي|وكيل آلي|` +
-	`(?i:automated (?:processing|handling|system|ap|approver|workflow)|automatic processing|` +
+	`(?i:automated (?:processing|handling|system|ap|approver|workflow)|automatic processing|automation|automated (?:[a-z-]+ )?(?:inbox|mailbox|system|desk|queue)|` +
 	`automatisierte[nr]? (?:bearbeitung|verarbeitung)|automatische[nr]? (?:bearbeitung|verarbeitung)|geautomatiseerde verwerking|automatische verwerking|` +
 	`traitement automatis?\pL*|procesamiento automático|processamento automático|elaborazione automatica|` +
 	`automatyczne\pL* przetwarzani\pL*|pemrosesan otomatis|xử lý tự động|المعالجة الآلية|معالجة آلية)`)
@@ -43,18 +43,34 @@ var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|gen
 // other rule saw one ("AIアシスタント様：…").
 func (r *injectionRules) labelled(p string) (ok, named bool) {
 	for i, c := range p {
-		if c != ':' && c != '：' && c != ']' && c != '］' && c != '】' {
+		end := i
+		switch {
+		case c == ':' || c == '：' || c == ']' || c == '］' || c == '】' || c == '→':
+		case c == '>' && i > 0 && (p[i-1] == '-' || p[i-1] == '='):
+			// "maint bot -> reassign all open tickets": an arrow after the
+			// name is the chat way of writing a colon.
+			end = i - 1
+		case c == '\n' && underline(p[i+1:]):
+			// A heading underlined with dashes or equal signs is a label too
+			// ("Automated AP processing note\n------").
+		default:
 			continue
 		}
-		if !orderFollows(p[i+utf8.RuneLen(c):]) {
+		after := p[i+utf8.RuneLen(c):]
+		if c == '\n' {
+			after = after[min(len(after), strings.IndexByte(after+"\n", '\n')+1):]
+		}
+		if !orderFollows(after) {
 			continue
 		}
-		label, found := clauseBefore(p[:i])
+		label, found := clauseBefore(p[:end])
 		if !found || !r.labelEndsWithAgent(label) {
 			continue
 		}
 		ok = true
-		if labelAI.MatchString(label) {
+		// A note headed for an assistant ("Note for Maplestone's dispatch/AP
+		// assistant:") is addressed to it even without an AI word.
+		if labelAI.MatchString(label) || labelNote.MatchString(label) {
 			return true, true
 		}
 	}
@@ -120,14 +136,23 @@ const labelTail = 16
 const labelTailWords = 4
 
 // clauseBefore returns the clause that ends at the end of s: the text after
-// the last line break or sentence end, when it is at most labelMax runes.
+// the last sentence end or line break, when it is at most labelMax runes. A
+// line break inside a sentence (text wrapped at 72 columns) does not end
+// the clause.
 func clauseBefore(s string) (string, bool) {
-	start := strings.LastIndexAny(s, "\n.!?。！？")
-	if start >= 0 {
-		_, size := utf8.DecodeRuneInString(s[start:])
-		start += size
-	} else {
-		start = 0
+	start := 0
+	for end := len(s); end > 0; {
+		i := strings.LastIndexAny(s[:end], "\n.!?。！？")
+		if i < 0 {
+			break
+		}
+		if s[i] == '\n' && wrapped(s[:i]) {
+			end = i
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		start = i + size
+		break
 	}
 	clause := s[start:]
 	if utf8.RuneCountInString(clause) > labelMax {
@@ -136,10 +161,26 @@ func clauseBefore(s string) (string, bool) {
 	return clause, strings.TrimSpace(clause) != ""
 }
 
+// wrapped reports that the last line of s runs on into the next one: it is
+// long and does not end in punctuation.
+func wrapped(s string) bool {
+	s = strings.TrimRight(s, " \t")
+	line := s[strings.LastIndexByte(s, '\n')+1:]
+	if len(line) < 40 {
+		return false
+	}
+	for _, p := range []string{".", ":", ";", "!", "?", ",", "。", "：", "！", "？"} {
+		if strings.HasSuffix(line, p) {
+			return false
+		}
+	}
+	return true
+}
+
 // orderFollows reports what may follow the label of an instruction:
 // nothing (the label closes its paragraph and the order is the next one),
-// or sentences: at least 40 letters and a sentence end or line break. A
-// headline ("KI-Assistenten: was Unternehmen 2027 wissen müssen") is one
+// or sentences: at least 40 letters and a sentence end or line break, or
+// 80 letters (a one-sentence cell or line). A headline ("KI-Assistenten: was Unternehmen 2027 wissen müssen") is one
 // short line without either.
 func orderFollows(s string) bool {
 	s = strings.TrimSpace(s)
@@ -152,13 +193,13 @@ func orderFollows(s string) bool {
 			letters++
 		}
 	}
-	return letters >= 40 && strings.ContainsAny(s, "\n.!?。！？")
+	return letters >= 80 || letters >= 40 && strings.ContainsAny(s, "\n.!?。！？")
 }
 
 // mayLabel is a cheap test for a colon or closing bracket, before labelled
 // looks at each.
 func mayLabel(p string) bool {
-	return strings.ContainsAny(p, ":：]］】")
+	return strings.ContainsAny(p, ":：]］】→>") || strings.Contains(p, "\n---") || strings.Contains(p, "\n===")
 }
 
 // relaysOutsiders reports an automated sender of the organization's own
@@ -198,4 +239,16 @@ func csvCells(t string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// labelNote finds a label that is a note, notice or instruction for someone:
+// "Note for …", "Hinweis für …", "Nota para …", "Uwaga dla …".
+var labelNote = regexp.MustCompile(`(?i)^\s*(?:[\pL'’-]+\s+){0,3}(?:notes?|notice|memo|message|instructions?|directives?|guidance|reminder|hinweis|anweisung|notiz|nota|aviso|remarque|consigne|opmerking|instructie|uwaga|notatka|polecenie|poznámka|pokyn)\s+(?:for|to|an|für|para|pour|à|voor|aan|dla|do|pro|per|al|a)\s|\b(?:attn|attention|for|to)\s+(?:each|every|all|any)\s`)
+
+// underline reports a line of three or more dashes, equal signs or
+// underscores at the start of s.
+func underline(s string) bool {
+	line, _, _ := strings.Cut(s, "\n")
+	line = strings.TrimSpace(line)
+	return len(line) >= 3 && strings.Trim(line, "-=_") == ""
 }

@@ -324,6 +324,8 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 			weak = &lookalikeHit{detail: fmt.Sprintf("puts %s in front of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind)}
 		case len(sd.sub) > 0 && spansLabels(sd, t.domain):
 			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s across a label boundary of %s (%s)", t.domain, sd.reg, t.kind)}
+		case dottedAsHyphens(sd, t):
+			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s with hyphens for its dots (%s)", t.domain, t.kind)}
 		case len(tl) >= 5 && gluedHomoglyph(sd, t):
 			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s with look-alike characters and adds to it (%s)", t.domain, t.kind)}
 		case len(tl) >= 5 && tokenImitates(sd, t):
@@ -502,7 +504,7 @@ func embedsTarget(label, suffix string, t target) bool {
 	if aligned && t.plainName && genericSuffixes[suffix] {
 		return true
 	}
-	return slices.ContainsFunc(tokens, func(tok string) bool { return lureWords[tok] })
+	return slices.ContainsFunc(tokens, func(tok string) bool { return isLure(tok) })
 }
 
 // subdomainImitates reports a known domain spelled out in the subdomain
@@ -592,7 +594,7 @@ func sharesLeadWithLure(label string, t target) bool {
 	if len(tokens) < 2 || tokens[0] != lead {
 		return false
 	}
-	return slices.ContainsFunc(tokens[1:], func(tok string) bool { return lureWords[tok] })
+	return slices.ContainsFunc(tokens[1:], func(tok string) bool { return isLure(tok) })
 }
 
 // tldWords are TLD-looking tokens that phishing hosts glue to a name
@@ -649,6 +651,18 @@ func plainGovWord(sd senderDomain, t target) bool {
 	return true
 }
 
+// dottedAsHyphens reports a registrable label that spells the whole target
+// domain with hyphens for dots, with or without more words after it
+// (sat-gob-mx.com, paypal-com.support): the domain name itself, written so
+// it fits in one label, is nothing a real firm is called.
+func dottedAsHyphens(sd senderDomain, t target) bool {
+	if !strings.Contains(t.domain, ".") {
+		return false
+	}
+	h := strings.ReplaceAll(t.domain, ".", "-")
+	return sd.label == h || strings.HasPrefix(sd.label, h+"-")
+}
+
 // gluedHomoglyph reports a look-alike spelling of the name glued to other
 // characters without a hyphen (micros0ft365.com, paypa1online.com): the
 // label as written does not contain the name, its skeleton starts or ends
@@ -689,7 +703,7 @@ func tokenImitates(sd senderDomain, t target) bool {
 		return false
 	}
 	tokens := strings.Split(sd.label, "-")
-	lure := slices.ContainsFunc(tokens, func(tok string) bool { return lureWords[tok] })
+	lure := slices.ContainsFunc(tokens, func(tok string) bool { return isLure(tok) })
 	for _, tok := range tokens {
 		// A lure word is never the imitation itself ("cloud" is one letter
 		// from "icloud").
@@ -720,7 +734,7 @@ func tokenImitates(sd senderDomain, t target) bool {
 // ordinary word needs both.
 func subLabelNames(sd senderDomain, t target) bool {
 	regTokens := strings.Split(sd.label, "-")
-	lure := slices.ContainsFunc(regTokens, func(tok string) bool { return lureWords[tok] })
+	lure := slices.ContainsFunc(regTokens, func(tok string) bool { return isLure(tok) })
 	cheap := cheapTLDs[sd.suffix]
 	isBrand := strings.HasPrefix(t.kind, "brand")
 	switch {
@@ -747,6 +761,20 @@ func subLabelNames(sd senderDomain, t target) bool {
 		if len(kept) > 1 && slices.ContainsFunc(kept, func(tok string) bool {
 			return tok == flatT || len(flatT) >= 5 && imitatesName(tok, t)
 		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLure reports a lure word, or two glued together ("deliveryservice",
+// "securelogin"), which is how a hyphen-free phishing name reads.
+func isLure(tok string) bool {
+	if lureWords[tok] {
+		return true
+	}
+	for i := 2; i <= len(tok)-2; i++ {
+		if lureWords[tok[:i]] && lureWords[tok[i:]] {
 			return true
 		}
 	}

@@ -88,8 +88,11 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@portaldasfinancas.gov-pt.info", true, false}, // tax authority in a subdomain of a lure domain
 		// Round 7.
 		{"a@gooogle-workspace.com", true, false}, // a doubled letter needs no lure word
-		{"a@gulfclear-customs.ae", false, false}, // a firm's name beside the word an agency's domain is
-		{"a@customs-gov-sg.com", true, false},    // a government word with a "gov" token
+		{"a@gulfclear-customs.ae", false, false},
+		// Round 8.
+		{"a@initech-io.com", true, false},         // the correspondent's domain with a hyphen for its dot
+		{"a@paypal-securelogin.com", true, false}, // two lure words glued together
+		{"a@customs-gov-sg.com", true, false},     // a government word with a "gov" token
 	}
 	for _, tc := range tests {
 		t.Run(tc.from, func(t *testing.T) {
