@@ -714,7 +714,7 @@ func (r *injectionRules) salutation(paras []string, sets []sigSet) int {
 func (r *injectionRules) signals(p string) sigSet {
 	set := r.signalsOf(p)
 	// An instruction under a label that names the agent is an order to it.
-	if !(set.has(sigDirective) && set.has(sigAddress)) && mayLabel(p) && (set.has(sigAddress) || set.has(sigAddressWk) || set.has(sigAgentNoun) || labelAgent.MatchString(p)) {
+	if !(set.has(sigDirective) && set.has(sigAddress)) && mayLabel(p) && (set.has(sigAddress) || set.has(sigAddressWk) || set.has(sigAgentNoun) || mayNameAgent(p) && labelAgent.MatchString(p)) {
 		if ok, named := r.labelled(p); ok && (named || set.has(sigAddress) || set.has(sigAddressWk)) {
 			set.add(sigAddress)
 			set.add(sigDirective)

@@ -252,3 +252,18 @@ func underline(s string) bool {
 	line = strings.TrimSpace(line)
 	return len(line) >= 3 && strings.Trim(line, "-=_") == ""
 }
+
+// labelAgentLiterals are parts that every match of labelAgent contains, so
+// that the regular expression (slow for its many alternatives) runs only
+// on the few paragraphs that hold one. Text is lower-cased by then.
+var labelAgentLiterals = []string{"automat", "automáti", "otomatis", "tự động", "آلي", "स्वचालित", "อัตโนมัติ", "自動", "自动",
+	"자동", "アシスタント", "エージェント", "ボット", "助手", "助理", "机器人", "機器人", "智能体", "비서", "에이전트", "챗봇"}
+
+func mayNameAgent(p string) bool {
+	for _, l := range labelAgentLiterals {
+		if strings.Contains(p, l) {
+			return true
+		}
+	}
+	return false
+}
