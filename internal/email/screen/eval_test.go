@@ -166,7 +166,7 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout5, holdout8) have not been read; their
+// The newest held-out sets (holdout5, holdout9) have not been read; their
 // bounds are their unseen figures, which are below the goals.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
@@ -191,9 +191,9 @@ func TestEvalSets(t *testing.T) {
 		// 0.718 with 4.6 % false positives (2.3 % after the discussion
 		// discount, measured once as a regression check), lookalike 0.906
 		// with 0.6 %.
-		// Round 6 (from holdout6's misses) raised it to 0.769 / 1.000.
+		// Rounds 6 to 8 (from holdout6-8's misses) raised it to 0.782 / 1.000.
 		"holdout5": {minFiles: 209,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.76, ReasonLookalikeDomain: 0.96},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.78, ReasonLookalikeDomain: 0.96},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.025, ReasonLookalikeDomain: 0.01}},
 		// 201 messages, a German-Japanese machinery maker, written blind
 		// in the third session and measured once: injection 0.600 with
@@ -205,16 +205,18 @@ func TestEvalSets(t *testing.T) {
 		// 206 messages, a Singapore freight forwarder, written blind in the
 		// fifth session and measured once after round 6: injection 0.550
 		// with 1.6 % false positives, lookalike 0.944 with 0.6 % (the rules
-		// before round 6: 0.400 / 0.917). Read for round 7: 0.787 / 0.944.
+		// before round 6: 0.400 / 0.917). Read for round 7: 0.787 / 0.944;
+		// after round 8: 0.812 / 0.944.
 		"holdout7": {minFiles: 206,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.78, ReasonLookalikeDomain: 0.94},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.81, ReasonLookalikeDomain: 0.94},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// 214 messages, a US/Canadian property manager, written blind in the
-		// fifth session and measured once after round 7, never read:
-		// injection 0.435 with 0.8 % false positives, lookalike 0.944 with
-		// none (before round 6: 0.294 / 0.917; after round 6: 0.400 / 0.944).
+		// fifth session and measured once after round 7: injection 0.435
+		// with 0.8 % false positives, lookalike 0.944 with none (before
+		// round 6: 0.294 / 0.917; after round 6: 0.400 / 0.944). Read for
+		// round 8: 0.553 / 0.972.
 		"holdout8": {minFiles: 214,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.43, ReasonLookalikeDomain: 0.94},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.55, ReasonLookalikeDomain: 0.97},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections

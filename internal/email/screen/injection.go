@@ -221,7 +221,7 @@ func newInjectionRules() *injectionRules {
 	)
 	add(sigAgentNoun, false, `\b`+agentWord+`\b`)
 	add(sigDirective, true,
-		`(?:^|[.:;!?,]\s+|\bplease\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use)\b`,
+		`(?:^|[.:;!?,]\s+|\bplease\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use|sign|countersign|waive|assign|reassign|refund|credit|cancel|withdraw|void|reserve|submit|close|reopen|set|mark|book|declare|file)\b`,
 	)
 	add(sigOverride, true,
 		`\b(?:ignore|disregard|forget|override|bypass|set aside|abandon)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+|my\s+|these\s+|those\s+)*(?:previous|prior|preceding|earlier|above|former|old|original|existing|initial|current|other|system|safety|security|standing)?\s*(?:instructions?|prompts?|rules|guidelines|guidance|directives?|policies|policy|constraints|restrictions|programming|commands?|orders|context)\b`,
@@ -231,6 +231,9 @@ func newInjectionRules() *injectionRules {
 		`\b(?:maintenance|developer|debug|god|admin|jailbreak|unrestricted|dan) (?:mode|override)\b`,
 		`\b(?:pretend|act|behave) (?:to be|as if you (?:are|were)|as) (?:an? |the )?(?:unrestricted|jailbroken|different|evil|dan|developer|system)\b`,
 		`\bfrom now on,? you\b`,
+		// A new role for the agent: "take on the role of compliance reviewer
+		// instead of leasing assistant", "your role is now ...".
+		`\b(?:take on|adopt|assume|switch to|step into) (?:the |a |an )?(?:new )?(?:role|persona)\b|\byour (?:new )?role is now\b`,
 		`\bprevious conversation (?:is|has) (?:complete|ended|over|finished)`,
 		`\b(?:olvida|ignora|omite|descarta)\s+(?:todas?\s+)?(?:las\s+|tus\s+|sus\s+)?(?:instrucciones|indicaciones|órdenes|reglas)`,
 		`\b(?:ignoriere|vergiss|missachte|ignorieren sie|vergessen sie)\s+(?:alle\s+)?(?:bisherigen|vorherigen|früheren|vorigen|deine|ihre|obigen)?\s*(?:anweisungen|instruktionen|regeln|befehle|vorgaben)`,
@@ -344,7 +347,7 @@ func newInjectionRules() *injectionRules {
 		sigAddress:   append(agentGate, "致", "给"),
 		sigAddressWk: agentGate,
 		sigAgentNoun: agentGate,
-		sigOverride: {"ignor", "disregard", "forget", "overrid", "bypass", "set aside", "abandon", "supersed", "replace", "precedence",
+		sigOverride: {"ignor", "role", "disregard", "forget", "overrid", "bypass", "set aside", "abandon", "supersed", "replace", "precedence",
 			"cancel", "you are now", "mode", "new ", "pretend", "act ", "behave", "from now on", "conversation", "olvid", "omite",
 			"descarta", "vergiss", "vergessen", "missacht", "oubli", "esqueç", "desconsider", "dimentic", "忽", "无视", "忘", "無視"},
 		sigExfilSecret: secretGate,
@@ -507,7 +510,9 @@ func scoreSet(s sigSet, internal bool) float64 {
 	if s.has(sigLure) && s.has(sigAgentNoun) {
 		s.add(sigAddressWk)
 	}
-	addressed := s.has(sigAddress) || s.has(sigAddressWk)
+	// Forged chat or tool markup speaks to the model as much as "Dear
+	// assistant" does.
+	addressed := s.has(sigAddress) || s.has(sigAddressWk) || s.has(sigMarkup)
 	for x := signal(0); x < numSignals; x++ {
 		if !s.has(x) {
 			continue
@@ -713,6 +718,16 @@ func (r *injectionRules) salutation(paras []string, sets []sigSet) int {
 
 func (r *injectionRules) signals(p string) sigSet {
 	set := r.signalsOf(p)
+	// Orders are read only beside an address, which forged chat or tool
+	// markup is too; markup is found after the orders, so look again.
+	if set.has(sigMarkup) && !set.has(sigDirective) {
+		for _, pt := range r.patterns {
+			if pt.sig == sigDirective && pt.re.MatchString(p) {
+				set.add(sigDirective)
+				break
+			}
+		}
+	}
 	// An instruction under a label that names the agent is an order to it.
 	if !(set.has(sigDirective) && set.has(sigAddress)) && mayLabel(p) && (set.has(sigAddress) || set.has(sigAddressWk) || set.has(sigAgentNoun) || mayNameAgent(p) && labelAgent.MatchString(p)) {
 		if ok, named := r.labelled(p); ok && (named || set.has(sigAddress) || set.has(sigAddressWk)) {
@@ -799,7 +814,7 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 			continue
 		}
 		// An order only matters when the paragraph speaks to an agent.
-		if pt.sig == sigDirective && !set.has(sigAddress) && !set.has(sigAddressWk) && !set.has(sigAgentNoun) {
+		if pt.sig == sigDirective && !set.has(sigAddress) && !set.has(sigAddressWk) && !set.has(sigAgentNoun) && !set.has(sigMarkup) {
 			continue
 		}
 		// Gate results are cached per signal: a signal has many patterns.
