@@ -276,6 +276,9 @@ func newInjectionRules() *injectionRules {
 		`\b(?:disable|turn off|suppress|bypass)\s+(?:\w+\s+){0,2}?(?:screening|warnings?|filters?|security|quarantine|logging|alerts?)\b`,
 		`\bdo not (?:show|display|raise) (?:\w+\s+)?warnings|\bdo not quarantine\b`,
 		`\b(?:keep|treat) (?:this|it) (?:confidential|secret|between us)\b`,
+		// The same in a forged configuration: "notify_supervisor: false",
+		// "identity_verification: skip", "\"human_review\": \"off\"".
+		`(?m)["']?[\w-]*(?:notify|notification|inform|alert|escalat|human_review|review|approval|verification|verify|confirm|call_?back|sign_?off|four_eyes|audit)[\w-]*["']?\s*[:=]\s*["']?(?:false|no|off|skip|skipped|none|disabled|never|0)\b`,
 		// Deleting the evidence: "delete this email and our previous
 		// messages from the mailbox", "delete the forwarded copies from sent
 		// items". A disclaimer's "notify the sender and delete this email"
@@ -294,6 +297,9 @@ func newInjectionRules() *injectionRules {
 		`(?m)^\s*#{1,6}\s*(?:system|developer|admin|`+systemWord+`)(?:[^\pL]|$)`,
 		`(?m)^\s*\[(?:(?:begin|start|end)\s+)?(?:system|developer|admin|`+systemWord+`)(?: (?:message|prompt|note|notice|update|directive|override|instructions?))?(?:[^\pL\]][^\]\n]{0,40})?\]`,
 		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:end of (?:e-?mail|message|document|input|context|data|untrusted content)|begin (?:system|instructions?|new instructions?)|new instructions?)\b`,
+		// Settings written for an agent, in YAML, JSON or INI form:
+		// "agent_overrides:", "\"assistant_instructions\":".
+		`(?m)^\s*["']?(?:agent|assistant|ai|bot|llm|model|mailbox_agent|ap_agent|support_agent)[_-](?:overrides?|instructions?|config|configuration|policy|policies|rules|directives?|tasks?|prompt|settings|permissions)["']?\s*[:=]`,
 		// "[[assistant directives - begin]]", "[agent config]"
 		`(?m)^\s*\[{1,2}\s*(?:(?:begin|start|end)\s+)?(?:assistant|agent|ai|bot|automation)[ _-]?(?:directives?|instructions?|config(?:uration)?|policy|rules|prompt|override)\b`,
 		// "----- SYSTEM NOTE -----", "=== ADMIN DIRECTIVE ==="
@@ -356,9 +362,10 @@ func newInjectionRules() *injectionRules {
 			"compile", "collect", "upload", "post", "leak", "reveal", "disclose", "provide", "give", "list", "copy", "transfer", "dump",
 			"retrieve", "look up", "gather", "envi", "reenv", "sende", "weiterleit", "leite", "schick", "envoie", "transf", "encaminh",
 			"inoltr", "转发", "发送", "发给", "提供"},
-		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress", "delete",
+		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress", "delete", "false", "off", "none", ": no", "=no", "\"no",
 			"bypass", "keep", "treat", "informe", "ohne", "niemand", "sans", "ne ", "不要", "无需", "不需要", "不必"},
-		sigMarkup:    {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function", "\"role", "--", "==", "**"},
+		sigMarkup: {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function", "\"role", "--", "==", "**",
+			"agent_", "agent-", "assistant_", "assistant-", "ai_", "ai-", "bot_", "llm_", "model_"},
 		sigMarkupWk:  {"system", "developer", "{", "\"role", "automation", "agent", "assistant"},
 		sigAuthority: {"approved", "authori", "verified", "cleared", "signed off", "trust_level", "legally", "agreed", "confirmed"},
 		sigAgentAct: {"accept", "mark", "treat", "flag", "classify", "label", "record", "allowlist", "whitelist", "safe senders",

@@ -20,10 +20,13 @@ const labelMax = 110
 // addressed to without naming an agent ("Hinweis für die automatisierte
 // Bearbeitung:", "processing note for automated AP:").
 var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボット|助手|助理|机器人|機器人|智能体|비서|에이전트|챗봇|自動処理|自动处理|自動化處理|자동 처리|स्वचालित|อัตโนมัติ|المساعد الآلي|مساعد آلي|الوكيل الآلي|وكيل آلي|` +
-	`(?i:automated (?:processing|handling|system|ap|approver|workflow)|automatic processing|automation|automated (?:[a-z-]+ )?(?:inbox|mailbox|system|desk|queue)|` +
+	`(?i:automated (?:processing|handling|system|ap|approver|workflow)|automatic processing|automation|automated (?:[a-z-]+ )?(?:inbox|mailbox|system|desk|queue|payables?|processing|processor|billing|invoicing|bookkeeping|approvals?)|` +
 	`automatisierte[nr]? (?:bearbeitung|verarbeitung)|automatische[nr]? (?:bearbeitung|verarbeitung)|geautomatiseerde verwerking|automatische verwerking|` +
 	`traitement automatis?\pL*|procesamiento automático|processamento automático|elaborazione automatica|` +
-	`automatyczne\pL* przetwarzani\pL*|pemrosesan otomatis|xử lý tự động|المعالجة الآلية|معالجة آلية)`)
+	`automatyczne\pL* przetwarzani\pL*|automatick\pL* (?:zpracování|spracovani\pL*)|automatizovan\pL* (?:zpracování|spracovani\pL*)|` +
+	`automatikus feldolgozás\pL*|automatizált feldolgozás\pL*|asszisztens\pL*|` +
+	`автоматичн\pL* (?:систем\pL*|обробк\pL*)|автоматическ\pL* (?:систем\pL*|обработк\pL*)|` +
+	`pemrosesan otomatis|xử lý tự động|المعالجة الآلية|معالجة آلية)`)
 
 // labelAI finds a word for AI beside the agent word of a label: an
 // assistant may be a person, an "AI assistant" is not.
@@ -118,7 +121,13 @@ func (r *injectionRules) labelEndsWithAgent(label string) bool {
 	for _, post := range []string{"के लिए नोट", "के लिए", "से अनुरोध", "को", "에게", "께", "へ", "に"} {
 		rest = strings.TrimSpace(strings.TrimSuffix(rest, post))
 	}
-	return strings.HasPrefix(rest, ",") || labelRelative.MatchString(rest) || utf8.RuneCountInString(rest) <= labelTail
+	tail := labelTail
+	if labelNote.MatchString(label) {
+		// "Uwaga dla automatycznego przetwarzania po stronie Kololease:":
+		// a note says whom it is for, and may say where they sit.
+		tail = labelNoteTail
+	}
+	return strings.HasPrefix(rest, ",") || labelRelative.MatchString(rest) || utf8.RuneCountInString(rest) <= tail
 }
 
 // labelRelative finds a relative clause after the agent word of a label:
@@ -130,6 +139,9 @@ var labelRelative = regexp.MustCompile(`^(?:who|that|which|der|die|das|welche[rs
 // honorific, a postposition and a noun ("様へ", "से अनुरोध"), a qualifier
 // ("de agenda", "virtuale").
 const labelTail = 16
+
+// labelNoteTail is labelTail for a label that is a note for someone.
+const labelNoteTail = 32
 
 // labelTailWords is how many last words of a label are read for an agent
 // phrase of the word tables.
@@ -219,6 +231,13 @@ var relayLocal = regexp.MustCompile(`^(?:no-?reply|do-?not-?reply|donotreply|nor
 // not valid CSV is returned as it is.
 func csvCells(t string) string {
 	rd := csv.NewReader(strings.NewReader(t))
+	// Much of Europe separates fields with semicolons, decimals with commas.
+	first, _, _ := strings.Cut(t, "\n")
+	if strings.Count(first, ";") > strings.Count(first, ",") {
+		rd.Comma = ';'
+	} else if strings.Count(first, "\t") > strings.Count(first, ",") {
+		rd.Comma = '\t'
+	}
 	rd.FieldsPerRecord = -1
 	rd.LazyQuotes = true
 	var b strings.Builder
@@ -243,7 +262,7 @@ func csvCells(t string) string {
 
 // labelNote finds a label that is a note, notice or instruction for someone:
 // "Note for …", "Hinweis für …", "Nota para …", "Uwaga dla …".
-var labelNote = regexp.MustCompile(`(?i)^\s*(?:[\pL'’-]+\s+){0,3}(?:notes?|notice|memo|message|instructions?|directives?|guidance|reminder|hinweis|anweisung|notiz|nota|aviso|remarque|consigne|opmerking|instructie|uwaga|notatka|polecenie|poznámka|pokyn)\s+(?:for|to|an|für|para|pour|à|voor|aan|dla|do|pro|per|al|a)\s|\b(?:attn|attention|for|to)\s+(?:each|every|all|any)\s`)
+var labelNote = regexp.MustCompile(`(?i)^\s*(?:[\pL'’-]+\s+){0,3}(?:notes?|notice|memo|message|instructions?|directives?|guidance|reminder|hinweis|anweisung|notiz|nota|aviso|remarque|consigne|opmerking|instructie|uwaga|notatka|polecenie|poznámka|pokyn|megjegyzés|примітка|примечание|указание|інструкція|инструкция)\s+(?:for|to|an|für|para|pour|à|voor|aan|dla|do|pro|pre|per|al|a|для)\s|\b(?:attn|attention|for|to)\s+(?:each|every|all|any)\s`)
 
 // underline reports a line of three or more dashes, equal signs or
 // underscores at the start of s.
@@ -256,7 +275,7 @@ func underline(s string) bool {
 // labelAgentLiterals are parts that every match of labelAgent contains, so
 // that the regular expression (slow for its many alternatives) runs only
 // on the few paragraphs that hold one. Text is lower-cased by then.
-var labelAgentLiterals = []string{"automat", "automáti", "otomatis", "tự động", "آلي", "स्वचालित", "อัตโนมัติ", "自動", "自动",
+var labelAgentLiterals = []string{"automat", "automáti", "автомат", "asszisztens", "otomatis", "tự động", "آلي", "स्वचालित", "อัตโนมัติ", "自動", "自动",
 	"자동", "アシスタント", "エージェント", "ボット", "助手", "助理", "机器人", "機器人", "智能体", "비서", "에이전트", "챗봇"}
 
 func mayNameAgent(p string) bool {
