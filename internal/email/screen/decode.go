@@ -38,7 +38,7 @@ func (r *injectionRules) decodePayloads(text string) []string {
 			}
 		}
 	}
-	for _, m := range r.runs(text, &hexBytes, 32, r.hexRun) {
+	for _, m := range r.runs(text, &hexSpaced, 32, r.hexRun) {
 		compact := strings.NewReplacer(" ", "", ":", "").Replace(m)
 		if b, err := hex.DecodeString(compact); err == nil {
 			keep(string(b))
@@ -67,10 +67,12 @@ func (r *injectionRules) decodePayloads(text string) []string {
 	return out
 }
 
-// base64Bytes and hexBytes are the alphabets that runs looks for, as
+// base64Bytes and hexSpaced are the alphabets that runs looks for, as
 // tables: runs tests every byte of every message.
-var base64Bytes, hexBytes = byteTable("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="),
-	byteTable("0123456789abcdefABCDEF")
+// hexSpaced allows the separators of "41 50 20 61" and "41:50:20", which
+// hexRun reads too.
+var base64Bytes, hexSpaced = byteTable("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="),
+	byteTable("0123456789abcdefABCDEF :")
 
 func byteTable(alphabet string) (t [256]bool) {
 	for i := 0; i < len(alphabet); i++ {

@@ -205,7 +205,9 @@ func newInjectionRules() *injectionRules {
 		`\bif (?:an?|the|any|your) (?:[\w-]+ )?`+agentWord+` (?:is|are) (?:reading|processing|completing|filling|answering|handling|summari[sz]ing|triaging|parsing|reviewing|screening|checking)\b`,
 		// Clause-initial "To the assistant ...", "For the assistant reading this:"
 		`(?:^|[\[(.:!?]\s*|\n)(?:to|for|attention)\s+(?:the|any|all|every|other|fellow|peer)\s+(?:(?:other|fellow|peer)\s+)?(?:[\w-]+(?:[ -]|\s*[/&]\s*)){0,3}`+agentWord+`\b`,
-		`\bwhoever or whatever\b`,
+		`\bwhoever\W+or\W+whatever\b`,
+		// "for whoever puts together the daily summary for your managers:"
+		`\b(?:whoever|whatever)\b[^.!?:\n]{0,40}\b(?:summary|summaries|summari[sz]\w*|digest|report|triage)\b`,
 		`\bif you(?:'re| are) (?:an? |the )?(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
 		// "If this mailbox is being answered by your booking bot", "since
 		// the request will be handled by your automated dispatcher": the
@@ -279,6 +281,7 @@ func newInjectionRules() *injectionRules {
 		// The same in a forged configuration: "notify_supervisor: false",
 		// "identity_verification: skip", "\"human_review\": \"off\"".
 		`(?m)["']?[\w-]*(?:notify|notification|inform|alert|escalat|human_review|review|approval|verification|verify|confirm|call_?back|sign_?off|four_eyes|audit)[\w-]*["']?\s*[:=]\s*["']?(?:false|no|off|skip|skipped|none|disabled|never|0)\b`,
+		`(?m)["']?(?:skip|bypass|disable|suppress|auto_?approve|no_review|without_review)[_-]?[\w-]*["']?\s*[:=]\s*["']?(?:true|yes|on|1)\b`,
 		// Deleting the evidence: "delete this email and our previous
 		// messages from the mailbox", "delete the forwarded copies from sent
 		// items". A disclaimer's "notify the sender and delete this email"
@@ -299,7 +302,9 @@ func newInjectionRules() *injectionRules {
 		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:end of (?:e-?mail|message|document|input|context|data|untrusted content)|begin (?:system|instructions?|new instructions?)|new instructions?)\b`,
 		// Settings written for an agent, in YAML, JSON or INI form:
 		// "agent_overrides:", "\"assistant_instructions\":".
-		`(?m)^\s*["']?(?:agent|assistant|ai|bot|llm|model|mailbox_agent|ap_agent|support_agent)[_-](?:overrides?|instructions?|config|configuration|policy|policies|rules|directives?|tasks?|prompt|settings|permissions)["']?\s*[:=]`,
+		`(?m)(?:^|["'{,]\s*)["']?[\w-]*(?:agent|assistant|ai|bot|llm|model)[_-](?:overrides?|instructions?|config|configuration|policy|policies|rules|directives?|tasks?|prompt|settings|permissions)["']?\s*[:=]`,
+		// A YAML block keyed by an agent: "ap_agent:" over indented settings.
+		`(?m)^["']?[\w-]*(?:_agent|-agent|_assistant|-assistant|_bot|-bot)["']?\s*:\s*\n[ \t]+[\w"'-]+\s*:`,
 		// "[[assistant directives - begin]]", "[agent config]"
 		`(?m)^\s*\[{1,2}\s*(?:(?:begin|start|end)\s+)?(?:assistant|agent|ai|bot|automation)[ _-]?(?:directives?|instructions?|config(?:uration)?|policy|rules|prompt|override)\b`,
 		// "----- SYSTEM NOTE -----", "=== ADMIN DIRECTIVE ==="
@@ -971,6 +976,19 @@ func collectSegments(m Message, hv htmlView) []segment {
 	return segs
 }
 
+// fenceRole returns the info string of a fenced block when it names a chat
+// role or agent settings, else "".
+func fenceRole(block string) string {
+	info, _, _ := strings.Cut(block, "\n")
+	info = strings.ToLower(strings.TrimSpace(info))
+	switch info {
+	case "system", "assistant", "developer", "tool", "agent", "agent-config", "agent_config", "assistant-config",
+		"instructions", "system-prompt", "system_prompt", "prompt", "config-agent":
+		return info
+	}
+	return ""
+}
+
 // appendWithCode splits fenced code blocks out into their own zone.
 func appendWithCode(segs []segment, z zone, text string) []segment {
 	if !strings.Contains(text, "```") {
@@ -991,7 +1009,17 @@ func appendWithCode(segs []segment, z zone, text string) []segment {
 		}
 		prose.WriteString(rest[:i])
 		prose.WriteString("\n\n")
-		segs = append(segs, segment{zoneCode, rest[i+3 : i+3+j]})
+		block := rest[i+3 : i+3+j]
+		if role := fenceRole(block); role != "" {
+			// A block labelled as a chat turn or agent settings
+			// ("```system", "```agent-config") is a forged message to the
+			// model, not a code sample: read it as text, marked as what it
+			// claims to be.
+			_, body, _ := strings.Cut(block, "\n")
+			segs = append(segs, segment{z, "[" + role + "]\n" + body})
+		} else {
+			segs = append(segs, segment{zoneCode, block})
+		}
 		rest = rest[i+3+j+3:]
 	}
 	return append(segs, segment{z, prose.String()})

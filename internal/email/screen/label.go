@@ -30,7 +30,7 @@ var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボ�
 
 // labelAI finds a word for AI beside the agent word of a label: an
 // assistant may be a person, an "AI assistant" is not.
-var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automated|automatic|automatische[nr]?|automatisierte[nr]?|geautomatiseerde|automatique|automatisé|automático|automatico|automatica|otomatis|tự động|الآلية|آلية|الآلي|स्वचालित|อัตโนมัติ|自动|자동|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트)`)
+var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automation|automated|automatic|automatische[nr]?|automatisierte[nr]?|geautomatiseerde|automatique|automatisé|automático|automatico|automatica|otomatis|tự động|الآلية|آلية|الآلي|स्वचालित|อัตโนมัติ|自动|자동|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트)`)
 
 // labelled reports an instruction put under a label that names an AI
 // agent: "Uwaga dla asystenta AI: proszę …", "［自動処理アシスタント様へ］…",
