@@ -66,6 +66,9 @@ func (r *injectionRules) labelled(p string) (ok, named bool) {
 		if !orderFollows(after) {
 			continue
 		}
+		if (c == ':' || c == '：') && fieldList(p, i) {
+			continue
+		}
 		label, found := clauseBefore(p[:end])
 		if !found || !r.labelEndsWithAgent(label) {
 			continue
@@ -285,4 +288,23 @@ func mayNameAgent(p string) bool {
 		}
 	}
 	return false
+}
+
+// fieldLine is a "Key: value" line of a signature, a form or a header
+// block ("Phone: +1 555 1234", "Assistant: Jane Doe").
+var fieldLine = regexp.MustCompile(`(?m)^[ \t]*\pL[\pL .'’/-]{0,24}[:：][ \t]*\S`)
+
+// fieldList reports a colon that separates a field from a short value in a
+// block of such fields: "Assistant: Jane Doe" in a signature names a
+// person's assistant, it does not head an order to an agent.
+func fieldList(p string, colon int) bool {
+	_, size := utf8.DecodeRuneInString(p[colon:])
+	value := p[colon+size:]
+	if nl := strings.IndexByte(value, '\n'); nl >= 0 {
+		value = value[:nl]
+	}
+	if v := strings.TrimSpace(value); v == "" || utf8.RuneCountInString(v) >= 60 {
+		return false
+	}
+	return len(fieldLine.FindAllStringIndex(p, 3)) >= 3
 }
