@@ -346,6 +346,21 @@ func TestRulesScreeningQuarantine(t *testing.T) {
 	})
 }
 
+// TestEnvelopeSenderScreened checks that the pipeline hands the SMTP
+// envelope sender to screening: a genuine-looking From with a lookalike
+// MAIL FROM is flagged, and the finding names the envelope sender.
+func TestEnvelopeSenderScreened(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a := env.NewAgent("envelope", auth.EmailRead)
+		mustSend(t, env, "bounce@paypa1.com", []string{a.Address}, mail("PayPal <service@paypal.com>", a.Address, "Receipt", "Thanks for your payment."))
+		m := waitStored(t, env, a, 1)[0].(map[string]any)
+		s := m["screening"].(map[string]any)
+		if !strings.Contains(fmt.Sprint(s["reasons"]), "lookalike_domain") || !strings.Contains(fmt.Sprint(s["findings"]), "Return-Path domain paypa1.com") {
+			t.Errorf("envelope sender lookalike not screened: %v", s)
+		}
+	})
+}
+
 // TestFoldersLabelsSearch covers PATCH's scope split, folder moves, labels,
 // full-text search, unread_only and permanent delete.
 func TestFoldersLabelsSearch(t *testing.T) {
