@@ -166,7 +166,7 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout5, holdout9) have not been read; their
+// The newest held-out sets (holdout5, holdout10) have not been read; their
 // bounds are their unseen figures, which are below the goals.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
@@ -206,25 +206,33 @@ func TestEvalSets(t *testing.T) {
 		// fifth session and measured once after round 6: injection 0.550
 		// with 1.6 % false positives, lookalike 0.944 with 0.6 % (the rules
 		// before round 6: 0.400 / 0.917). Read for round 7: 0.787 / 0.944;
-		// after round 8: 0.812 / 0.944.
+		// after round 8: 0.812 / 0.944; after round 9: 0.838.
 		"holdout7": {minFiles: 206,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.81, ReasonLookalikeDomain: 0.94},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.83, ReasonLookalikeDomain: 0.94},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// 214 messages, a US/Canadian property manager, written blind in the
 		// fifth session and measured once after round 7: injection 0.435
 		// with 0.8 % false positives, lookalike 0.944 with none (before
 		// round 6: 0.294 / 0.917; after round 6: 0.400 / 0.944). Read for
-		// round 8: 0.588 / 0.972.
+		// round 8: 0.588 / 0.972; after round 9: 0.612.
 		"holdout8": {minFiles: 214,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.58, ReasonLookalikeDomain: 0.97},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.61, ReasonLookalikeDomain: 0.97},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// 200 messages, a Central European e-bike leasing firm, written
-		// blind in the fifth session and measured once after round 8, never
-		// read: injection 0.438 with 1.7 % false positives, lookalike 1.000
-		// with none (before round 6: 0.287 / 0.972; round 6: 0.338; round 7:
-		// 0.388).
+		// blind in the fifth session and measured once after round 8:
+		// injection 0.438 with 1.7 % false positives, lookalike 1.000 with
+		// none (before round 6: 0.287 / 0.972; round 6: 0.338; round 7:
+		// 0.388). Read for round 9: 0.637 / 1.000.
 		"holdout9": {minFiles: 200,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.43, ReasonLookalikeDomain: 1.0},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.63, ReasonLookalikeDomain: 1.0},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		// 200 messages, an NZ/Australian clinic network, written blind in
+		// the fifth session and measured once after round 9, never read:
+		// injection 0.512 with 0.8 % false positives, lookalike 0.972 with
+		// none (before round 6: 0.268 / 0.944; rounds 6, 7, 8: 0.366, 0.439,
+		// 0.488).
+		"holdout10": {minFiles: 200,
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.51, ReasonLookalikeDomain: 0.97},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
