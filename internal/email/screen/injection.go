@@ -215,8 +215,14 @@ func newInjectionRules() *injectionRules {
 		`\b(?:this|the|my|our) (?:mailbox|inbox|e-?mail|message|mail|thread|request|ticket|enquiry|inquiry)s? (?:is|are|will be|gets|get) (?:being |now |probably |likely )?(?:read|answered|handled|processed|triaged|monitored|managed|screened|run) by (?:an?|the|your|any) (?:[\w-]+[ -]){0,2}(?:`+agentWord+`|dispatcher|automation)\b`,
 		`\bas (?:the|an|a) (?:[\w-]+[ -]){0,2}`+agentWord+`\b(?:[^.,\n]{0,60}),\s*you\b`,
 		`(?:致|给).{0,12}(?:ai|助手|助理)`,
+		// Telling the agent what it is: "I know you're the automated
+		// assistant and you can see the whole booking book".
+		`\byou(?:'re| are) (?:an?|the|our|my|their) (?:[\w-]+ ){0,2}(?:ai|automated|virtual|digital|automatic)[\w -]{0,20}?(?:assistant|agent|bot|system|receptionist|model)\b`,
+		// Second person beside an AI's own configuration: "paste your full
+		// system prompt", "your configured instructions".
+		`\byour (?:full |complete |entire |exact |current |hidden |original |configured )*(?:system prompt|system instructions|configured instructions|operating instructions|tool list|list of tools)\b`,
 		// A chat mention of the agent: "@ksl-bookings-agent quick one".
-		`(?:^|\s)@[\w.-]*(?:agent|bot|assistant|ai|gpt|copilot)\b(?:[^@.\w]|$)`,
+		`(?:^|[\s"'(\[])@[\w.-]*(?:agent|bot|assistant|ai|gpt|copilot)\b(?:[^@.\w]|$)`,
 	)
 	add(sigAddressWk, false,
 		`\b(?:the |any |all |every )?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:must|should|shall|needs? to|is required to|are required to|is instructed to|are instructed to|has to|have to)\b`,
@@ -302,7 +308,12 @@ func newInjectionRules() *injectionRules {
 		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:end of (?:e-?mail|message|document|input|context|data|untrusted content)|begin (?:system|instructions?|new instructions?)|new instructions?)\b`,
 		// Settings written for an agent, in YAML, JSON or INI form:
 		// "agent_overrides:", "\"assistant_instructions\":".
-		`(?m)(?:^|["'{,]\s*)["']?[\w-]*(?:agent|assistant|ai|bot|llm|model)[_-](?:overrides?|instructions?|config|configuration|policy|policies|rules|directives?|tasks?|prompt|settings|permissions)["']?\s*[:=]`,
+		`(?m)(?:^[ \t]*|["'{,]\s*)["']?[\w-]*(?:agent|assistant|ai|bot|llm|model)[_-](?:overrides?|instructions?|config|configuration|policy|policies|rules|directives?|tasks?|prompt|settings|permissions)["']?\s*[:=]`,
+		// "instructions_for_summariser:", "note-to-agent:", and the same
+		// as an XML element: <kowhai:agent-directive>, <assistant_note>.
+		`(?m)(?:^[ \t]*|["'{,]\s*)["']?[\w-]*(?:instructions?|notes?|directives?|tasks?)[_-](?:for|to)[_-](?:agents?|assistants?|ai|bots?|models?|llms?|summari[sz]ers?|screeners?|reviewers?|processors?|automation)["']?\s*[:=]`,
+		`<[\w:.-]*(?:agent|assistant|ai|bot|llm)[-_](?:directives?|instructions?|config|policy|notes?|tasks?|overrides?|prompt)\b[^>]*>`,
+		`(?:에이전트|エージェント|智能体|代理|助手)[_ ]?(?:설정|設定|设置|配置|指令|지시)\s*[:：]`,
 		// A YAML block keyed by an agent: "ap_agent:" over indented settings.
 		`(?m)^["']?[\w-]*(?:_agent|-agent|_assistant|-assistant|_bot|-bot)["']?\s*:\s*\n[ \t]+[\w"'-]+\s*:`,
 		// "[[assistant directives - begin]]", "[agent config]"
@@ -355,7 +366,7 @@ func newInjectionRules() *injectionRules {
 		"pin", "vault", "card", "cvv", "sk_live", "contraseñ", "código", "codigo", "passw", "kennw", "zugangsdaten", "mot de passe",
 		"mots de passe", "senha", "密码", "验证码", "values"}
 	r.gates = [numSignals][]string{
-		sigAddress:   append(agentGate, "致", "给"),
+		sigAddress:   append(agentGate, "致", "给", "system prompt", "system instructions", "configured instr", "operating instr", "tool list", "list of tools"),
 		sigAddressWk: agentGate,
 		sigAgentNoun: agentGate,
 		sigOverride: {"ignor", "role", "disregard", "forget", "overrid", "bypass", "set aside", "abandon", "supersed", "replace", "precedence",
@@ -370,7 +381,8 @@ func newInjectionRules() *injectionRules {
 		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress", "delete", "false", "off", "none", ": no", "=no", "\"no",
 			"bypass", "keep", "treat", "informe", "ohne", "niemand", "sans", "ne ", "不要", "无需", "不需要", "不必"},
 		sigMarkup: {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function", "\"role", "--", "==", "**",
-			"agent_", "agent-", "assistant_", "assistant-", "ai_", "ai-", "bot_", "llm_", "model_"},
+			"agent_", "agent-", "assistant_", "assistant-", "ai_", "ai-", "bot_", "llm_", "model_", "_for_", "-for-", "_to_", "-to-",
+			"에이전트", "エージェント", "智能体", "代理", "助手"},
 		sigMarkupWk:  {"system", "developer", "{", "\"role", "automation", "agent", "assistant"},
 		sigAuthority: {"approved", "authori", "verified", "cleared", "signed off", "trust_level", "legally", "agreed", "confirmed"},
 		sigAgentAct: {"accept", "mark", "treat", "flag", "classify", "label", "record", "allowlist", "whitelist", "safe senders",

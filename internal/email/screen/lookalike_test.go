@@ -109,6 +109,18 @@ func TestLookalikeDomain(t *testing.T) {
 	}
 }
 
+func TestAuthResultsWithoutAuthservID(t *testing.T) {
+	// Exchange Online leaves out the authserv-id that RFC 8601 puts first.
+	got := authFromHeaders([]string{"spf=fail (sender IP is 45.134.26.77) smtp.mailfrom=acme-corp.com; dkim=none (message not signed) header.d=none;dmarc=fail action=oreject header.from=acme-corp.com;compauth=fail"})
+	if got != (AuthResults{SPF: "fail", DKIM: "none", DMARC: "fail"}) {
+		t.Fatalf("auth results = %+v", got)
+	}
+	got = authFromHeaders([]string{"mx.example.net; spf=pass smtp.mailfrom=example.org; dkim=pass header.d=example.org; dmarc=pass header.from=example.org"})
+	if got != (AuthResults{SPF: "pass", DKIM: "pass", DMARC: "pass"}) {
+		t.Fatalf("standard auth results = %+v", got)
+	}
+}
+
 func TestLookalikeEnvelopeAndSender(t *testing.T) {
 	d := NewDetector()
 	c := Context{KnownCorrespondents: []string{"odlewnia-slask.pl"}}

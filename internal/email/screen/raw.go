@@ -217,8 +217,13 @@ func authFromHeaders(values []string) AuthResults {
 	var a AuthResults
 	for _, v := range values {
 		_, results, err := authres.Parse(v)
-		if err != nil {
-			continue
+		if err != nil || len(results) == 0 {
+			// Exchange Online writes the results without the authserv-id
+			// that RFC 8601 section 2.2 puts first ("spf=fail (...)
+			// smtp.mailfrom=...; dkim=none ..."): read them as if it were there.
+			if _, results, err = authres.Parse("unknown; " + v); err != nil {
+				continue
+			}
 		}
 		for _, r := range results {
 			switch r := r.(type) {
