@@ -1,8 +1,6 @@
 package screen
 
 import (
-	"encoding/csv"
-	"io"
 	"regexp"
 	"strings"
 	"unicode"
@@ -41,9 +39,10 @@ var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|gen
 // language's imperatives. A greeting ends in a comma ("Hi Acme ops
 // agent,"): people write to agents too, and a greeting alone asks nothing.
 //
-// named reports that the label names an AI agent by itself (an AI word,
-// not only "assistant"), which makes the label an address even where no
-// other rule saw one ("AIアシスタント様：…").
+// named reports that the label is an address by itself, even where no
+// other rule saw one: it names an AI or the automated processing beside the
+// agent word ("AIアシスタント様：…"), or it is a note for whoever it names
+// ("Note for Maplestone's dispatch/AP assistant:").
 func (r *injectionRules) labelled(p string) (ok, named bool) {
 	for i, c := range p {
 		end := i
@@ -195,8 +194,8 @@ func wrapped(s string) bool {
 // orderFollows reports what may follow the label of an instruction:
 // nothing (the label closes its paragraph and the order is the next one),
 // or sentences: at least 40 letters and a sentence end or line break, or
-// 80 letters (a one-sentence cell or line). A headline ("KI-Assistenten: was Unternehmen 2027 wissen müssen") is one
-// short line without either.
+// 80 letters (a one-sentence cell or line). A headline ("KI-Assistenten:
+// was Unternehmen 2027 wissen müssen") is one short line without either.
 func orderFollows(s string) bool {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -215,52 +214,6 @@ func orderFollows(s string) bool {
 // looks at each.
 func mayLabel(p string) bool {
 	return strings.ContainsAny(p, ":：]］】→>") || strings.Contains(p, "\n---") || strings.Contains(p, "\n===")
-}
-
-// relaysOutsiders reports an automated sender of the organization's own
-// domain that passes on what outsiders typed: a contact form, a no-reply
-// notifier. Its mail carries the words of whoever filled in the form, so
-// it is not the organization speaking to its agent.
-func relaysOutsiders(addr string) bool {
-	local, _, ok := strings.Cut(strings.ToLower(addr), "@")
-	return ok && relayLocal.MatchString(local)
-}
-
-var relayLocal = regexp.MustCompile(`^(?:no-?reply|do-?not-?reply|donotreply|noreply-.*|web-?forms?|forms?|contact-?forms?|kontaktformular|formular|website|wordpress|typo3|webmaster|www-data|apache|nginx|mailer|notifications?|notify)(?:[.+_-].*)?$`)
-
-// csvCells puts every cell of a CSV attachment on a line of its own and
-// every row in a paragraph of its own, so that a cell reading "Note for the
-// AI assistant: …" opens a line as it would in a spreadsheet. Text that is
-// not valid CSV is returned as it is.
-func csvCells(t string) string {
-	rd := csv.NewReader(strings.NewReader(t))
-	// Much of Europe separates fields with semicolons, decimals with commas.
-	first, _, _ := strings.Cut(t, "\n")
-	if strings.Count(first, ";") > strings.Count(first, ",") {
-		rd.Comma = ';'
-	} else if strings.Count(first, "\t") > strings.Count(first, ",") {
-		rd.Comma = '\t'
-	}
-	rd.FieldsPerRecord = -1
-	rd.LazyQuotes = true
-	var b strings.Builder
-	for {
-		rec, err := rd.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return t
-		}
-		for _, c := range rec {
-			if c = strings.TrimSpace(c); c != "" {
-				b.WriteString(c)
-				b.WriteByte('\n')
-			}
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
 }
 
 // labelNote finds a label that is a note, notice or instruction for someone:
