@@ -2,6 +2,7 @@ package screen
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -946,11 +947,12 @@ func collectSegments(m Message, hv htmlView) []segment {
 	}
 	// Headers a mail client does not show are read by an agent that gets
 	// the raw message: prose in an X- header is hidden text.
-	for k, vs := range m.Headers {
+	// (Sorted, so that the finding names the same segment every time.)
+	for _, k := range slices.Sorted(maps.Keys(m.Headers)) {
 		if len(k) < 3 || !strings.EqualFold(k[:2], "x-") {
 			continue
 		}
-		for _, v := range vs {
+		for _, v := range m.Headers[k] {
 			if strings.Count(v, " ") >= 4 {
 				segs = append(segs, segment{zoneHidden, v})
 			}
