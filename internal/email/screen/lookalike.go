@@ -232,8 +232,8 @@ type lookalikeHit struct {
 }
 
 // lookalikeFindings compares the From domain, every Reply-To domain, the
-// Sender domain and the envelope sender's domain with the organization's domains, its
-// correspondents and the brand list.
+// Sender domain and the envelope sender's domain with the organization's
+// domains, its correspondents and the brand list.
 func (d *Detector) lookalikeFindings(m Message, c Context) []Finding {
 	targets := d.targets(c)
 	known := make([]string, 0, len(targets))
