@@ -210,10 +210,6 @@ func newInjectionRules() *injectionRules {
 		// "for whoever puts together the daily summary for your managers:"
 		`\b(?:whoever|whatever)\b[^.!?:\n]{0,40}\b(?:summary|summaries|summari[sz]\w*|digest|report|triage)\b`,
 		`\bif you(?:'re| are) (?:an? |the )?(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
-		// "If this mailbox is being answered by your booking bot", "since
-		// the request will be handled by your automated dispatcher": the
-		// writer knows a machine reads, and what follows is for it.
-		`\b(?:this|the|my|our) (?:mailbox|inbox|e-?mail|message|mail|thread|request|ticket|enquiry|inquiry)s? (?:is|are|will be|gets|get) (?:being |now |probably |likely )?(?:read|answered|handled|processed|triaged|monitored|managed|screened|run) by (?:an?|the|your|any) (?:[\w-]+[ -]){0,2}(?:`+agentWord+`|dispatcher|automation)\b`,
 		`\bas (?:the|an|a) (?:[\w-]+[ -]){0,2}`+agentWord+`\b(?:[^.,\n]{0,60}),\s*you\b`,
 		`(?:致|给).{0,12}(?:ai|助手|助理)`,
 		// Telling the agent what it is: "I know you're the automated
@@ -226,6 +222,13 @@ func newInjectionRules() *injectionRules {
 		`(?:^|[\s"'(\[])@[\w.-]*(?:agent|bot|assistant|ai|gpt|copilot)\b(?:[^@.\w]|$)`,
 	)
 	add(sigAddressWk, false,
+		// "If this mailbox is being answered by your booking bot", "since
+		// the request will be handled by your automated dispatcher": the
+		// writer knows a machine reads, and what follows is for it. Weaker
+		// than speaking to it: "I understand this inbox is handled by an AI
+		// assistant first, but could you make sure a person sees this?" asks
+		// for a human.
+		`\b(?:this|the|my|our) (?:mailbox|inbox|e-?mail|message|mail|thread|request|ticket|enquiry|inquiry)s? (?:is|are|will be|gets|get) (?:being |now |probably |likely )?(?:read|answered|handled|processed|triaged|monitored|managed|screened|run) by (?:an?|the|your|any) (?:[\w-]+[ -]){0,2}(?:`+agentWord+`|dispatcher|automation)\b`,
 		`\b(?:the |any |all |every )?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:must|should|shall|needs? to|is required to|are required to|is instructed to|are instructed to|has to|have to)\b`,
 	)
 	add(sigAgentNoun, false, `\b`+agentWord+`\b`)
@@ -717,6 +720,10 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 	return best
 }
 
+// assistantContact is a signature line giving a person's assistant and a
+// telephone number.
+var assistantContact = regexp.MustCompile(`(?m)^[ \t]*(?:executive |personal |my |office )?assistant[ \t]*[:：-][^\n]*\+?\d[\d ()./-]{6,}\d[^\n]*$`)
+
 // farActions are the requests that count at any distance from a
 // salutation to the agent.
 const farActions sigSet = 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigLure | 1<<sigOverride |
@@ -742,6 +749,11 @@ func (r *injectionRules) salutation(paras []string, sets []sigSet) int {
 }
 
 func (r *injectionRules) signals(p string) sigSet {
+	// "Assistant: Jenna Ortiz, +1 843 555 0174" in a signature names a
+	// person's assistant; read the paragraph without such contact lines.
+	if strings.Contains(p, "assistant") && assistantContact.MatchString(p) {
+		return r.signals(assistantContact.ReplaceAllString(p, ""))
+	}
 	set := r.signalsOf(p)
 	// Orders are read only beside an address, which forged chat or tool
 	// markup is too; markup is found after the orders, so look again.

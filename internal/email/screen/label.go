@@ -69,7 +69,7 @@ func (r *injectionRules) labelled(p string) (ok, named bool) {
 			continue
 		}
 		label, found := clauseBefore(p[:end])
-		if !found || !r.labelEndsWithAgent(label) {
+		if !found || quotedLabel(label) || !r.labelEndsWithAgent(label) {
 			continue
 		}
 		ok = true
@@ -256,8 +256,31 @@ func fieldList(p string, colon int) bool {
 	if nl := strings.IndexByte(value, '\n'); nl >= 0 {
 		value = value[:nl]
 	}
-	if v := strings.TrimSpace(value); v == "" || utf8.RuneCountInString(v) >= 60 {
+	v := strings.TrimSpace(value)
+	if v == "" || utf8.RuneCountInString(v) >= 80 {
 		return false
 	}
+	// "Assistant: Jenna Ortiz - jenna@…, +1 843 555 0174": a contact.
+	if phoneNumber.MatchString(v) {
+		return true
+	}
 	return len(fieldLine.FindAllStringIndex(p, 3)) >= 3
+}
+
+// phoneNumber finds a telephone number in a field's value.
+var phoneNumber = regexp.MustCompile(`\+?\d[\d ()./-]{6,}\d`)
+
+// quotedLabel reports a label that opens a quotation: an example quoted in
+// a training or a discussion ("\"Note for the automated AP system: …\""),
+// not an order given.
+func quotedLabel(label string) bool {
+	t := strings.TrimLeft(label, " \t>*-•")
+	for _, q := range []string{"\"", "“", "„", "«", "'"} {
+		// A quotation still open at the colon; a quoted key ("\"agent_note\":")
+		// is closed before it.
+		if rest, ok := strings.CutPrefix(t, q); ok {
+			return !strings.ContainsAny(rest, "\"”“«»'")
+		}
+	}
+	return false
 }

@@ -229,6 +229,9 @@ var genericSuffixes = map[string]bool{
 type lookalikeHit struct {
 	detail string
 	strong bool
+	// words: the imitation adds words to the name (paypal-secure.com)
+	// rather than misspelling it.
+	words bool
 }
 
 // lookalikeFindings compares the From domain, every Reply-To domain, the
@@ -254,6 +257,12 @@ func (d *Detector) lookalikeFindings(m Message, c Context) []Finding {
 		}
 		sd.caseSkel = caseSkeleton(addr, sd)
 		if h, ok := lookalike(sd, targets); ok {
+			// Genuine senders bounce through their own mailing domains, which
+			// often carry the name and a word (slack-mail.com,
+			// amazonses.com); only a misspelt name is suspicious there.
+			if h.words && (role == "Return-Path" || role == "Sender") {
+				return
+			}
 			out = append(out, Finding{Reason: ReasonLookalikeDomain, Detail: role + " domain " + sd.unicode + " " + h.detail, strong: h.strong})
 		}
 	}
@@ -317,21 +326,21 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 		case len(tl) >= 5 && (sd.suffix == t.suffix || genericSuffixes[sd.suffix]) && nearMiss(sd.skel, t.skel):
 			weak = &lookalikeHit{detail: fmt.Sprintf("is one or two letters away from %s (%s)", t.domain, t.kind)}
 		case (len(tl) >= 4 || t.plainName && len(tl) >= 3) && !plainGovWord(sd, t) && embedsTarget(sd.label, sd.suffix, t):
-			weak = &lookalikeHit{detail: fmt.Sprintf("wraps %s in extra words (%s)", t.domain, t.kind)}
+			weak = &lookalikeHit{detail: fmt.Sprintf("wraps %s in extra words (%s)", t.domain, t.kind), words: true}
 		case sharesLeadWithLure(sd.label, t):
-			weak = &lookalikeHit{detail: fmt.Sprintf("pairs the name of %s with a lure word (%s)", t.domain, t.kind)}
+			weak = &lookalikeHit{detail: fmt.Sprintf("pairs the name of %s with a lure word (%s)", t.domain, t.kind), words: true}
 		case len(sd.sub) > 0 && subdomainImitates(sd.sub, t.domain):
-			weak = &lookalikeHit{detail: fmt.Sprintf("puts %s in front of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind)}
+			weak = &lookalikeHit{detail: fmt.Sprintf("puts %s in front of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind), words: true}
 		case len(sd.sub) > 0 && spansLabels(sd, t.domain):
-			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s across a label boundary of %s (%s)", t.domain, sd.reg, t.kind)}
+			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s across a label boundary of %s (%s)", t.domain, sd.reg, t.kind), words: true}
 		case dottedAsHyphens(sd, t):
 			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s with hyphens for its dots (%s)", t.domain, t.kind)}
 		case len(tl) >= 5 && gluedHomoglyph(sd, t):
 			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s with look-alike characters and adds to it (%s)", t.domain, t.kind)}
 		case len(tl) >= 5 && tokenImitates(sd, t):
-			weak = &lookalikeHit{detail: fmt.Sprintf("joins a look-alike of %s to other words (%s)", t.domain, t.kind)}
+			weak = &lookalikeHit{detail: fmt.Sprintf("joins a look-alike of %s to other words (%s)", t.domain, t.kind), words: true}
 		case len(sd.sub) > 0 && subLabelNames(sd, t):
-			weak = &lookalikeHit{detail: fmt.Sprintf("puts the name of %s in a subdomain of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind)}
+			weak = &lookalikeHit{detail: fmt.Sprintf("puts the name of %s in a subdomain of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind), words: true}
 		}
 	}
 	if weak != nil {

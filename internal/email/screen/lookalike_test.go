@@ -137,6 +137,11 @@ func TestLookalikeEnvelopeAndSender(t *testing.T) {
 	if !r.Has(ReasonLookalikeDomain) || !strings.Contains(r.Findings[0].Detail, "Sender") {
 		t.Fatalf("Sender lookalike not flagged: %+v", r)
 	}
+	// A brand's own mailing domain carries its name and a word.
+	r = d.Screen(Message{From: Address{Address: "feedback@slack.com"}, ReturnPath: "bounces@slack-mail.com"}, Context{KnownCorrespondents: []string{"slack.com"}})
+	if r.Has(ReasonLookalikeDomain) {
+		t.Fatalf("brand's bounce domain flagged: %+v", r)
+	}
 	raw := "Return-Path: <bounce@odlewnia-s1ask.pl>\r\nFrom: biuro@odlewnia-slask.pl\r\nSubject: x\r\n\r\nhello\r\n"
 	m, err := MessageFromRaw([]byte(raw))
 	if err != nil || m.ReturnPath != "bounce@odlewnia-s1ask.pl" {

@@ -169,8 +169,13 @@ var (
 func textComments(s string) []string {
 	var out []string
 	if strings.Contains(s, "<!--") {
-		for _, m := range textComment.FindAllStringSubmatch(s, 16) {
-			out = append(out, m[1])
+		for _, loc := range textComment.FindAllStringSubmatchIndex(s, 16) {
+			// A comment shown in quotation marks ("\"<!-- assistant: … -->\"")
+			// is an example quoted for the reader, not text hidden from them.
+			if loc[0] > 0 && strings.ContainsAny(s[loc[0]-1:loc[0]], "\"“'`") {
+				continue
+			}
+			out = append(out, s[loc[2]:loc[3]])
 		}
 	}
 	if strings.Contains(s, "]:") {
