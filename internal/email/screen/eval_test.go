@@ -166,7 +166,8 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout5, holdout10) have not been read; their
+// The newest held-out set (holdout11) has had only its false alarms read,
+// holdout5 nothing; their
 // bounds are their unseen figures, which are below the goals.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
@@ -227,12 +228,21 @@ func TestEvalSets(t *testing.T) {
 			floor:   map[Reason]float64{ReasonPromptInjection: 0.63, ReasonLookalikeDomain: 1.0},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// 200 messages, an NZ/Australian clinic network, written blind in
-		// the fifth session and measured once after round 9, never read:
-		// injection 0.512 with 0.8 % false positives, lookalike 0.972 with
-		// none (before round 6: 0.268 / 0.944; rounds 6, 7, 8: 0.366, 0.439,
-		// 0.488).
+		// the fifth session and measured once after round 9: injection 0.512
+		// with 0.8 % false positives, lookalike 0.972 with none (before
+		// round 6: 0.268 / 0.944; rounds 6, 7, 8: 0.366, 0.439, 0.488). Read
+		// for round 10: 0.610 / 0.972.
 		"holdout10": {minFiles: 200,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.51, ReasonLookalikeDomain: 0.97},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.60, ReasonLookalikeDomain: 0.97},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		// 200 messages, a Turkish-Greek textile maker, written blind in the
+		// fifth session and measured once after round 10: injection 0.402
+		// with 2.5 % false positives, lookalike 1.000 with 1.2 % (before
+		// round 6: 0.280 at 1.7 % / 1.000 at 0 %). Its five false alarms were
+		// then read and fixed by general rules (0.8 % / 0 % now); its misses
+		// have not been read.
+		"holdout11": {minFiles: 200,
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.40, ReasonLookalikeDomain: 1.0},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
