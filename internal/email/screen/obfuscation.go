@@ -172,7 +172,7 @@ func textComments(s string) []string {
 		for _, loc := range textComment.FindAllStringSubmatchIndex(s, 16) {
 			// A comment shown in quotation marks ("\"<!-- assistant: … -->\"")
 			// is an example quoted for the reader, not text hidden from them.
-			if loc[0] > 0 && strings.ContainsAny(s[loc[0]-1:loc[0]], "\"“'`") {
+			if q, _ := utf8.DecodeLastRuneInString(s[:loc[0]]); strings.ContainsRune("\"“„«'`", q) {
 				continue
 			}
 			out = append(out, s[loc[2]:loc[3]])
