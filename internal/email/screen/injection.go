@@ -625,6 +625,17 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 			talks[i] = r.disc.discusses(p)
 			any = any || talks[i]
 		}
+		// "Examples you will learn to spot:" frames the whole list below
+		// it, not only its neighbour: quoted or indented paragraphs that
+		// follow a framing paragraph ending in a colon talk too.
+		for i := 0; i < len(paras)-1; i++ {
+			if !talks[i] || !strings.HasSuffix(strings.TrimSpace(paras[i]), ":") {
+				continue
+			}
+			for k := i + 1; k < len(paras) && listedExample(paras[k]); k++ {
+				talks[k] = true
+			}
+		}
 		if any {
 			for i, p := range paras {
 				if sets[i] == 0 {
@@ -723,6 +734,22 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 // assistantContact is a signature line giving a person's assistant and a
 // telephone number.
 var assistantContact = regexp.MustCompile(`(?m)^[ \t]*(?:executive |personal |my |office )?assistant[ \t]*[:：-][^\n]*\+?\d[\d ()./-]{6,}\d[^\n]*$`)
+
+// listedExample reports a paragraph shown as an item of a list of
+// examples: indented, bulleted or opening with a quotation mark.
+func listedExample(p string) bool {
+	t := strings.TrimLeft(p, "\n")
+	if strings.HasPrefix(t, "  ") || strings.HasPrefix(t, "\t") {
+		return true
+	}
+	t = strings.TrimSpace(t)
+	for _, pre := range []string{"\"", "“", "„", "«", "'", "- ", "* ", "• "} {
+		if strings.HasPrefix(t, pre) {
+			return true
+		}
+	}
+	return false
+}
 
 // farActions are the requests that count at any distance from a
 // salutation to the agent.
