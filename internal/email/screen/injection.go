@@ -218,6 +218,7 @@ func newInjectionRules() *injectionRules {
 		// Second person beside an AI's own configuration: "paste your full
 		// system prompt", "your configured instructions".
 		`\byour (?:full |complete |entire |exact |current |hidden |original |configured )*(?:system prompt|system instructions|configured instructions|operating instructions|tool list|list of tools)\b`,
+		`\b(?:instructions|rules|prompt|guidelines) you (?:were|have been|are) (?:configured|given|set up|programmed|instructed|deployed)\b`,
 		// A chat mention of the agent: "@ksl-bookings-agent quick one".
 		`(?:^|[\s"'(\[])@[\w.-]*(?:agent|bot|assistant|ai|gpt|copilot)\b(?:[^@.\w]|$)`,
 	)
@@ -233,7 +234,7 @@ func newInjectionRules() *injectionRules {
 	)
 	add(sigAgentNoun, false, `\b`+agentWord+`\b`)
 	add(sigDirective, true,
-		`(?:^|[.:;!?,]\s+|\bplease\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use|sign|countersign|waive|assign|reassign|refund|credit|cancel|withdraw|void|reserve|submit|close|reopen|set|mark|book|declare|file)\b`,
+		`(?:^|[.:;!?,]\s+|\bplease\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\b(?:agent|assistant|bot|system|automation)s?\s+(?:must|should|shall|needs? to|is required to|has to)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use|sign|countersign|waive|assign|reassign|refund|credit|cancel|withdraw|void|reserve|submit|close|reopen|set|mark|book|declare|file)\b`,
 	)
 	add(sigOverride, true,
 		`\b(?:ignore|disregard|forget|override|bypass|set aside|abandon)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+|my\s+|these\s+|those\s+)*(?:previous|prior|preceding|earlier|above|former|old|original|existing|initial|current|other|system|safety|security|standing)?\s*(?:instructions?|prompts?|rules|guidelines|guidance|directives?|policies|policy|constraints|restrictions|programming|commands?|orders|context)\b`,
@@ -284,7 +285,7 @@ func newInjectionRules() *injectionRules {
 		`\b(?:human|manual|user) (?:review|approval|confirmation|check|sign-off)\s+(?:is\s+)?(?:not|isn't|is not)\s+(?:required|needed|necessary)\b`,
 		`\b(?:does not|doesn't|do not|don't) (?:need|require) (?:\w+\s+)?(?:approval|confirmation|review)\b`,
 		`\b(?:don't|do not) wait for (?:a |the )?(?:human|person|approval|confirmation|anyone|reply)`,
-		`\bskip (?:the\s+)?(?:[\w-]+\s+)?(?:confirmation|approval|review|verification|call-?backs?|checks?|match|screening|escalation)\b`,
+		`\bskip (?:the\s+)?(?:[\w-]+\s+){0,2}(?:confirmation|approval|review|verification|call-?backs?|checks?|match|screening|escalation)\b`,
 		`\b(?:disable|turn off|suppress|bypass)\s+(?:\w+\s+){0,2}?(?:screening|warnings?|filters?|security|quarantine|logging|alerts?)\b`,
 		`\bdo not (?:show|display|raise) (?:\w+\s+)?warnings|\bdo not quarantine\b`,
 		`\b(?:keep|treat) (?:this|it) (?:confidential|secret|between us)\b`,
@@ -370,7 +371,7 @@ func newInjectionRules() *injectionRules {
 		"pin", "vault", "card", "cvv", "sk_live", "contraseñ", "código", "codigo", "passw", "kennw", "zugangsdaten", "mot de passe",
 		"mots de passe", "senha", "密码", "验证码", "values"}
 	r.gates = [numSignals][]string{
-		sigAddress:   append(agentGate, "致", "给", "system prompt", "system instructions", "configured instr", "operating instr", "tool list", "list of tools"),
+		sigAddress:   append(agentGate, "致", "给", "system prompt", "system instructions", "configured instr", "operating instr", "tool list", "list of tools", "you were", "you have been", "you are"),
 		sigAddressWk: agentGate,
 		sigAgentNoun: agentGate,
 		sigOverride: {"ignor", "role", "disregard", "forget", "overrid", "bypass", "set aside", "abandon", "supersed", "replace", "precedence",

@@ -28,7 +28,7 @@ var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボ�
 
 // labelAI finds a word for AI beside the agent word of a label: an
 // assistant may be a person, an "AI assistant" is not.
-var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automation|automated|automatic|automatische[nr]?|automatisierte[nr]?|geautomatiseerde|automatique|automatisé|automático|automatico|automatica|otomatis|tự động|الآلية|آلية|الآلي|स्वचालित|อัตโนมัติ|自动|자동|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트)|自动化|自動化|自動処理|人工智能`)
+var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automation|automated|automatic|automatische[nr]?|automatisierte[nr]?|geautomatiseerde|automatique|automatisé|automático|automatico|automatica|otomatis|otomatik|tự động|الآلية|آلية|الآلي|स्वचालित|อัตโนมัติ|自动|자동|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트)|自动化|自動化|自動処理|人工智能`)
 
 // labelled reports an instruction put under a label that names an AI
 // agent: "Uwaga dla asystenta AI: proszę …", "［自動処理アシスタント様へ］…",
@@ -112,9 +112,11 @@ func (r *injectionRules) labelEndsWithAgent(label string) bool {
 		tail := strings.Join(words[max(0, len(words)-labelTailWords):], " ")
 		return r.lex.scan(strings.TrimSuffix(tail, ","), nil).has(sigAgentNoun)
 	}
-	// The match may stop inside an inflected word ("assistente|n").
+	// The match may stop inside an inflected word ("assistente|n"), or
+	// before an AI word that belongs to the phrase ("assistant| IA").
 	rest := strings.TrimLeftFunc(label[end:], unicode.IsLetter)
 	rest = strings.TrimSpace(rest)
+	rest = strings.TrimSpace(trailingAI.ReplaceAllString(rest, ""))
 	if len(rest) >= 2 && rest[0] == '-' && rest[1] >= '0' && rest[1] <= '9' {
 		return false
 	}
@@ -131,6 +133,10 @@ func (r *injectionRules) labelEndsWithAgent(label string) bool {
 	}
 	return strings.HasPrefix(rest, ",") || labelRelative.MatchString(rest) || utf8.RuneCountInString(rest) <= tail
 }
+
+// trailingAI is an AI word after an assistant word: "assistant IA",
+// "asistente virtual", "assistente digitale".
+var trailingAI = regexp.MustCompile(`^(?:ia|ai|ki|gpt|virtu\pL*|digital\pL*|automat\pL*|otomatik)(?:[^\pL]|$)`)
 
 // labelRelative finds a relative clause after the agent word of a label:
 // "to the AI assistant that reads this mail:", "kepada asisten AI yang
@@ -218,7 +224,7 @@ func mayLabel(p string) bool {
 
 // labelNote finds a label that is a note, notice or instruction for someone:
 // "Note for …", "Hinweis für …", "Nota para …", "Uwaga dla …".
-var labelNote = regexp.MustCompile(`(?i)^[\s\[(*>•-]*(?:[\pL'’-]+\s+){0,3}(?:notes?|notice|memo|message|instructions?|directives?|guidance|reminder|hinweis|anweisung|notiz|nota|aviso|remarque|consigne|opmerking|instructie|uwaga|notatka|polecenie|poznámka|pokyn|megjegyzés|примітка|примечание|указание|інструкція|инструкция)\s+(?:for|to|an|für|para|pour|à|voor|aan|dla|do|pro|pre|per|al|a|для)\s|\b(?:attn|attention|for|to)\s+(?:each|every|all|any)\s`)
+var labelNote = regexp.MustCompile(`(?i)^[\s\[(*>•-]*(?:[\pL'’-]+\s+){0,3}(?:notes?|notice|memo|message|instructions?|directives?|guidance|reminder|prep|briefing|hinweis|anweisung|notiz|nota|aviso|remarque|consigne|opmerking|instructie|uwaga|notatka|polecenie|poznámka|pokyn|megjegyzés|примітка|примечание|указание|інструкція|инструкция)\s+(?:for|to|an|für|para|pour|à|voor|aan|dla|do|pro|pre|per|al|a|для)\s|\b(?:attn|attention|for|to)\s+(?:each|every|all|any)\s`)
 
 // underline reports a line of three or more dashes, equal signs or
 // underscores at the start of s.
