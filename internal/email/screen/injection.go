@@ -215,12 +215,16 @@ func newInjectionRules() *injectionRules {
 		// Telling the agent what it is: "I know you're the automated
 		// assistant and you can see the whole booking book".
 		`\byou(?:'re| are) (?:an?|the|our|my|their) (?:[\w-]+ ){0,2}(?:ai|automated|virtual|digital|automatic)[\w -]{0,20}?(?:assistant|agent|bot|system|receptionist|model)\b`,
+		// "since you're the assistant that manages shared-drive access"
+		`\byou(?:'re| are) the (?:[\w-]+ ){0,2}(?:assistant|agent|bot) (?:that|who|which) (?:manages|handles|runs|processes|answers|reads|has|can)\b`,
+		// "as the automated AP assistant you have direct access"
+		`\bas (?:the|an|a|your) (?:[\w-]+[ -]){0,2}`+agentWord+`\b,?\s+you\b`,
 		// Second person beside an AI's own configuration: "paste your full
 		// system prompt", "your configured instructions".
 		`\byour (?:full |complete |entire |exact |current |hidden |original |configured )*(?:system prompt|system instructions|configured instructions|operating instructions|tool list|list of tools)\b`,
 		`\b(?:instructions|rules|prompt|guidelines) you (?:were|have been|are) (?:configured|given|set up|programmed|instructed|deployed)\b`,
 		// A chat mention of the agent: "@ksl-bookings-agent quick one".
-		`(?:^|[\s"'(\[])@[\w.-]*(?:agent|bot|assistant|ai|gpt|copilot)\b(?:[^@.\w]|$)`,
+		`(?:^|[\s"'(\[])@[\w.-]*(?:agent|bot|assistant|ai|gpt|copilot|automation)\b(?:[^@.\w]|$)`,
 	)
 	add(sigAddressWk, false,
 		// "If this mailbox is being answered by your booking bot", "since
@@ -1037,6 +1041,7 @@ func fenceRole(block string) string {
 	info = strings.ToLower(strings.TrimSpace(info))
 	switch info {
 	case "system", "assistant", "developer", "tool", "agent", "agent-config", "agent_config", "assistant-config",
+		"tool_call", "tool-call", "tool_calls", "function_call", "function-call", "tool_use",
 		"instructions", "system-prompt", "system_prompt", "prompt", "config-agent":
 		return info
 	}
@@ -1070,7 +1075,11 @@ func appendWithCode(segs []segment, z zone, text string) []segment {
 			// model, not a code sample: read it as text, marked as what it
 			// claims to be.
 			_, body, _ := strings.Cut(block, "\n")
-			segs = append(segs, segment{z, "[" + role + "]\n" + body})
+			mark := "[" + role + "]"
+			if strings.Contains(role, "tool") || strings.Contains(role, "function") {
+				mark = "<" + strings.ReplaceAll(role, "-", "_") + ">"
+			}
+			segs = append(segs, segment{z, mark + "\n" + body})
 		} else {
 			segs = append(segs, segment{zoneCode, block})
 		}
