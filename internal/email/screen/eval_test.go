@@ -166,8 +166,7 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out set (holdout11) has had only its false alarms read,
-// holdout5 nothing; their
+// The newest held-out sets (holdout5, holdout12) have not been read; their
 // bounds are their unseen figures, which are below the goals.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
@@ -239,10 +238,18 @@ func TestEvalSets(t *testing.T) {
 		// fifth session and measured once after round 10: injection 0.402
 		// with 2.5 % false positives, lookalike 1.000 with 1.2 % (before
 		// round 6: 0.280 at 1.7 % / 1.000 at 0 %). Its five false alarms were
-		// then read and fixed by general rules (0.8 % / 0 % now); its misses
-		// have not been read.
+		// then read and fixed by general rules (0 % / 0 % now), and its misses
+		// read for round 11: 0.524 / 1.000.
 		"holdout11": {minFiles: 200,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.40, ReasonLookalikeDomain: 1.0},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.52, ReasonLookalikeDomain: 1.0},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		// 202 messages, a Swiss-Italian watch and jewellery retailer, written
+		// blind in the fifth session and measured once after round 11, never
+		// read: injection 0.602 with 0.8 % false positives, lookalike 1.000
+		// with none (before round 6: 0.386; rounds 6 to 10: 0.470, 0.482,
+		// 0.518, 0.554, 0.554).
+		"holdout12": {minFiles: 202,
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.60, ReasonLookalikeDomain: 1.0},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
