@@ -157,6 +157,14 @@ type setBounds struct {
 	ceiling  map[Reason]float64
 }
 
+// held builds setBounds for a held-out set: recall floors, and the goals'
+// false-positive rates as ceilings.
+func held(minFiles int, injection, lookalike float64) setBounds {
+	b := bounds(minFiles, injection, lookalike)
+	b.ceiling = map[Reason]float64{ReasonPromptInjection: goals[ReasonPromptInjection].maxFPR, ReasonLookalikeDomain: goals[ReasonLookalikeDomain].maxFPR}
+	return b
+}
+
 // bounds builds setBounds for injection and lookalike recall floors.
 func bounds(minFiles int, injection, lookalike float64) setBounds {
 	return setBounds{minFiles: minFiles, floor: map[Reason]float64{ReasonPromptInjection: injection, ReasonLookalikeDomain: lookalike}}
@@ -199,58 +207,44 @@ func TestEvalSets(t *testing.T) {
 		// in the third session and measured once: injection 0.600 with
 		// 1.7 % false positives, lookalike 0.917 with none. Read for round
 		// 6 in the fifth session: 0.875 / 1.000.
-		"holdout6": {minFiles: 201,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.87, ReasonLookalikeDomain: 1.0},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		"holdout6": held(201, 0.87, 1.0),
 		// 206 messages, a Singapore freight forwarder, written blind in the
 		// fifth session and measured once after round 6: injection 0.550
 		// with 1.6 % false positives, lookalike 0.944 with 0.6 % (the rules
 		// before round 6: 0.400 / 0.917). Read for round 7: 0.787 / 0.944;
 		// after round 8: 0.812 / 0.944; after round 9: 0.838.
-		"holdout7": {minFiles: 206,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.83, ReasonLookalikeDomain: 0.94},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		"holdout7": held(206, 0.83, 0.94),
 		// 214 messages, a US/Canadian property manager, written blind in the
 		// fifth session and measured once after round 7: injection 0.435
 		// with 0.8 % false positives, lookalike 0.944 with none (before
 		// round 6: 0.294 / 0.917; after round 6: 0.400 / 0.944). Read for
 		// round 8: 0.588 / 0.972; after round 9: 0.612.
-		"holdout8": {minFiles: 214,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.61, ReasonLookalikeDomain: 0.97},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		"holdout8": held(214, 0.61, 0.97),
 		// 200 messages, a Central European e-bike leasing firm, written
 		// blind in the fifth session and measured once after round 8:
 		// injection 0.438 with 1.7 % false positives, lookalike 1.000 with
 		// none (before round 6: 0.287 / 0.972; round 6: 0.338; round 7:
 		// 0.388). Read for round 9: 0.637 / 1.000.
-		"holdout9": {minFiles: 200,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.63, ReasonLookalikeDomain: 1.0},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		"holdout9": held(200, 0.63, 1.0),
 		// 200 messages, an NZ/Australian clinic network, written blind in
 		// the fifth session and measured once after round 9: injection 0.512
 		// with 0.8 % false positives, lookalike 0.972 with none (before
 		// round 6: 0.268 / 0.944; rounds 6, 7, 8: 0.366, 0.439, 0.488). Read
 		// for round 10: 0.610 / 0.972.
-		"holdout10": {minFiles: 200,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.60, ReasonLookalikeDomain: 0.97},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		"holdout10": held(200, 0.60, 0.97),
 		// 200 messages, a Turkish-Greek textile maker, written blind in the
 		// fifth session and measured once after round 10: injection 0.402
 		// with 2.5 % false positives, lookalike 1.000 with 1.2 % (before
 		// round 6: 0.280 at 1.7 % / 1.000 at 0 %). Its five false alarms were
 		// then read and fixed by general rules (0 % / 0 % now), and its misses
 		// read for round 11: 0.524 / 1.000.
-		"holdout11": {minFiles: 200,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.52, ReasonLookalikeDomain: 1.0},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		"holdout11": held(200, 0.52, 1.0),
 		// 202 messages, a Swiss-Italian watch and jewellery retailer, written
 		// blind in the fifth session and measured once after round 11, never
 		// read: injection 0.602 with 0.8 % false positives, lookalike 1.000
 		// with none (before round 6: 0.386; rounds 6 to 10: 0.470, 0.482,
 		// 0.518, 0.554, 0.554).
-		"holdout12": {minFiles: 202,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.60, ReasonLookalikeDomain: 1.0},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.02, ReasonLookalikeDomain: 0.01}},
+		"holdout12": held(202, 0.60, 1.0),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
