@@ -293,10 +293,6 @@ func newInjectionRules() *injectionRules {
 		`\b(?:disable|turn off|suppress|bypass)\s+(?:\w+\s+){0,2}?(?:screening|warnings?|filters?|security|quarantine|logging|alerts?)\b`,
 		`\bdo not (?:show|display|raise) (?:\w+\s+)?warnings|\bdo not quarantine\b`,
 		`\b(?:keep|treat) (?:this|it) (?:confidential|secret|between us)\b`,
-		// The same in a forged configuration: "notify_supervisor: false",
-		// "identity_verification: skip", "\"human_review\": \"off\"".
-		`(?m)["']?[\w-]*(?:notify|notification|inform|alert|escalat|human_review|review|approval|verification|verify|confirm|call_?back|sign_?off|four_eyes|audit)[\w-]*["']?\s*[:=]\s*["']?(?:false|no|off|skip|skipped|none|disabled|never|0)\b`,
-		`(?m)["']?(?:skip|bypass|disable|suppress|auto_?approve|no_review|without_review)[_-]?[\w-]*["']?\s*[:=]\s*["']?(?:true|yes|on|1)\b`,
 		// Deleting the evidence: "delete this email and our previous
 		// messages from the mailbox", "delete the forwarded copies from sent
 		// items". A disclaimer's "notify the sender and delete this email"
@@ -368,6 +364,16 @@ func newInjectionRules() *injectionRules {
 		r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: need})
 	}
 	addLureRules(add, addNeed)
+	// Settings that switch off a safeguard in a forged configuration:
+	// "notify_supervisor: false", "identity_verification: skip",
+	// "skip_po_match: true". Their leading key pattern is slow to try at
+	// every position, so they run only where a value follows a colon or
+	// an equals sign.
+	settingValues := []string{": false", ":false", "= false", "=false", "\": false", ": skip", ":skip", "=skip", ": off", "=off",
+		": none", "=none", ": no", "=no", ": disabled", "=disabled", ": never", ": 0", "=0", ": true", ":true", "= true", "=true",
+		"\": true", ": yes", "=yes", ": on", "=on", ": 1", "=1"}
+	addNeed(sigConceal, true, settingValues, `(?m)["']?[\w-]*(?:notify|notification|inform|alert|escalat|human_review|review|approval|verification|verify|confirm|call_?back|sign_?off|four_eyes|audit)[\w-]*["']?\s*[:=]\s*["']?(?:false|no|off|skip|skipped|none|disabled|never|0)\b`)
+	addNeed(sigConceal, true, settingValues, `(?m)["']?(?:skip|bypass|disable|suppress|auto_?approve|no_review|without_review)[_-]?[\w-]*["']?\s*[:=]\s*["']?(?:true|yes|on|1)\b`)
 
 	agentGate := []string{" ai", "ai ", "ai:", "ai,", "ai-", "(ai", "ai助", "assist", "agent", "bot", "model", "llm", "gpt", "pilot", "triag", "summari", "whoever", "whatever", "automat",
 		"助", "アシスタント", "asistente", "automated", "processing", "parsing", "classifying", "screening", "routing", "ki-", "ki "}
