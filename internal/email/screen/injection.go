@@ -245,6 +245,7 @@ func newInjectionRules() *injectionRules {
 		`\bignore (?:the rest of|everything (?:above|before|else|in)|all (?:of )?the above|what (?:you were told|came before))\b`,
 		`\b(?:supersedes?|overrides?|replaces?|takes? precedence over|cancels?)\s+(?:all\s+|any\s+)?(?:earlier|previous|prior|your|existing|other)\s+(?:[\w-]+\s+)?(?:instructions?|guidance|rules|directives?|prompts?|policies)\b`,
 		`\byou are now\b(?:\s+(?:in|an?|the|my|operating))?`,
+		`\byou're now (?:acting as|an?|the|in|my|operating)\b`,
 		`\b(?:maintenance|developer|debug|god|admin|jailbreak|unrestricted|dan) (?:mode|override)\b`,
 		`\b(?:pretend|act|behave) (?:to be|as if you (?:are|were)|as) (?:an? |the )?(?:unrestricted|jailbroken|different|evil|dan|developer|system)\b`,
 		`\bfrom now on,? you\b`,
@@ -265,6 +266,9 @@ func newInjectionRules() *injectionRules {
 	)
 	add(sigNewRule, true,
 		`\bnew (?:task|instructions?|objective|role|directive|orders)s?\s*:`,
+		// A rule scoped to a chat, which mail between people has no use for:
+		// "just for this conversation", "for the rest of this session".
+		`\b(?:for|during|in) (?:the rest of |the remainder of )?this (?:conversation|chat|session)\b`,
 	)
 	add(sigExfilSecret, true,
 		// The gap may hold an address ("email Frank (frank@locks.example)
@@ -284,7 +288,10 @@ func newInjectionRules() *injectionRules {
 		`\b(?:do not|don't|dont|never|without)\s+(?:[\w-]+\s+){0,2}?(?:tell|telling|inform|informing|notify|notifying|alert|alerting|mention|mentioning|let (?:\w+ )?know|involve|involving|loop(?:ing)? in|escalat\w*|flag\w*|report\w*|disclose)\b`,
 		`\b(?:do not|don't|without) ask(?:ing)? (?:the user|the owner|anyone|a human|a person|your (?:user|owner|human|principal|boss|manager)|\w+ first)\b`,
 		`\bwithout\s+(?:[\w-]+\s+){0,2}?(?:asking|confirmation|confirming|approval|approving|review|reviewing|verification|verifying|consent|checking|check|waiting|human|call-?back)\b`,
-		`\bno (?:further |additional |human )?(?:confirmation|approval|review|verification|sign-off)\s+(?:is\s+)?(?:needed|required|necessary)\b`,
+		`\bno (?:further |additional |human |id |identity )?(?:confirmation|approval|review|verification|sign-off|check)\s+(?:is\s+)?(?:needed|required|necessary)\b`,
+		// Safeguards declared off: "duplicate-check and PO-match are
+		// disabled for this category".
+		`\b(?:duplicate[- ]checks?|po[- ]match(?:ing)?|three[- ]way match(?:ing)?|verification|approvals?|reviews?|call-?backs?|screening|sanctions screening|id checks?)\s+(?:is|are)\s+(?:now\s+)?(?:disabled|skipped|waived|suspended|switched off|turned off|not required|no longer required)\b`,
 		`\bno need to (?:ask|confirm|check|loop|involve|notify|tell|verify|wait)\b`,
 		`\b(?:human|manual|user) (?:review|approval|confirmation|check|sign-off)\s+(?:is\s+)?(?:not|isn't|is not)\s+(?:required|needed|necessary)\b`,
 		`\b(?:does not|doesn't|do not|don't) (?:need|require) (?:\w+\s+)?(?:approval|confirmation|review)\b`,
@@ -313,7 +320,7 @@ func newInjectionRules() *injectionRules {
 		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:end of (?:e-?mail|message|document|input|context|data|untrusted content)|begin (?:system|instructions?|new instructions?)|new instructions?)\b`,
 		// Settings written for an agent, in YAML, JSON or INI form:
 		// "agent_overrides:", "\"assistant_instructions\":".
-		`(?m)(?:^[ \t]*|["'{,]\s*)["']?[\w-]*(?:agent|assistant|ai|bot|llm|model)[_-](?:overrides?|instructions?|config|configuration|policy|policies|rules|directives?|tasks?|prompt|settings|permissions)["']?\s*[:=]`,
+		`(?m)(?:^[ \t]*|["'{,]\s*)["']?[\w-]*(?:agent|assistant|ai|bot|llm|model)[_-](?:overrides?|instructions?|config|configuration|policy|policies|rules|directives?|tasks?|actions?|prompt|settings|permissions)["']?\s*[:=]`,
 		// "instructions_for_summariser:", "note-to-agent:", and the same
 		// as an XML element: <kowhai:agent-directive>, <assistant_note>.
 		`(?m)(?:^[ \t]*|["'{,]\s*)["']?[\w-]*(?:instructions?|notes?|directives?|tasks?)[_-](?:for|to)[_-](?:agents?|assistants?|ai|bots?|models?|llms?|summari[sz]ers?|screeners?|reviewers?|processors?|automation)["']?\s*[:=]`,
@@ -385,7 +392,7 @@ func newInjectionRules() *injectionRules {
 		sigAddressWk: agentGate,
 		sigAgentNoun: agentGate,
 		sigOverride: {"ignor", "role", "disregard", "forget", "overrid", "bypass", "set aside", "abandon", "supersed", "replace", "precedence",
-			"cancel", "you are now", "mode", "new ", "pretend", "act ", "behave", "from now on", "conversation", "olvid", "omite",
+			"cancel", "you are now", "you're now", "mode", "new ", "pretend", "act ", "behave", "from now on", "conversation", "olvid", "omite",
 			"descarta", "vergiss", "vergessen", "missacht", "oubli", "esqueç", "desconsider", "dimentic", "忽", "无视", "忘", "無視"},
 		sigExfilSecret: secretGate,
 		sigSensitive:   secretGate,
@@ -393,7 +400,7 @@ func newInjectionRules() *injectionRules {
 			"compile", "collect", "upload", "post", "leak", "reveal", "disclose", "provide", "give", "list", "copy", "transfer", "dump",
 			"retrieve", "look up", "gather", "envi", "reenv", "sende", "weiterleit", "leite", "schick", "envoie", "transf", "encaminh",
 			"inoltr", "转发", "发送", "发给", "提供"},
-		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress", "delete", "false", "off", "none", ": no", "=no", "\"no",
+		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress", "delete", "false", "off", "none", ": no", "=no", "\"no", "waived", "suspended",
 			"bypass", "keep", "treat", "informe", "ohne", "niemand", "sans", "ne ", "不要", "无需", "不需要", "不必"},
 		sigMarkup: {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function", "\"role", "--", "==", "**",
 			"agent_", "agent-", "assistant_", "assistant-", "ai_", "ai-", "bot_", "llm_", "model_", "_for_", "-for-", "_to_", "-to-",
@@ -404,7 +411,7 @@ func newInjectionRules() *injectionRules {
 			"trusted senders", "forward", "rank", "rate", "score", "summar", "update", "change", "refund", "approve", "release",
 			"überweis", "purchase order"},
 		sigDecodeRun:   {"decod", "decrypt", "rot", "base", "reverse", "unscramble"},
-		sigNewRule:     {"new "},
+		sigNewRule:     {"new ", "conversation", "chat", "session"},
 		sigOverrideAll: {"ignor", "disregard", "forget", "overrid", "set aside"},
 	}
 	r.coverGates(r.handGated)
@@ -717,11 +724,15 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 	}
 	// A decoded payload is as unreadable to a person as hidden text.
 	hiddenZone := s.zone == zoneHidden || s.zone == zoneComment || s.zone == zoneAttr || s.zone == zoneDecoded
-	const actions = 1<<sigOverride | 1<<sigNewRule | 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigMarkup | 1<<sigDirective | 1<<sigAgentAct | 1<<sigDecodeRun | 1<<sigAuthority
-	if hiddenZone && whole&actions != 0 {
+	const actions = 1<<sigOverride | 1<<sigNewRule | 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigMarkup | 1<<sigAgentAct | 1<<sigDecodeRun | 1<<sigAuthority
+	addressed := whole.has(sigAddress) || whole.has(sigAddressWk)
+	if hiddenZone && (whole&actions != 0 || whole.has(sigDirective) && addressed) {
 		// Text a person cannot see that talks to an agent is the attack
-		// itself; in hidden text a mere mention counts as an address.
-		if whole.has(sigAgentNoun) && !whole.has(sigAddress) {
+		// itself; in hidden text a mere mention counts as an address when
+		// it asks for more than an imperative does: marketing preheaders
+		// are hidden by design and written as orders ("Let Acme AI draft
+		// your subject lines").
+		if whole.has(sigAgentNoun) && !whole.has(sigAddress) && whole&actions != 0 {
 			whole.add(sigAddress)
 		}
 		sc := scoreSet(whole, internal) + 2
@@ -1040,6 +1051,10 @@ func collectSegments(m Message, hv htmlView) []segment {
 	return segs
 }
 
+// agentSettings finds a settings key written for an agent, as the markup
+// rules do ("agent_actions:", "\"assistant_instructions\":").
+var agentSettings = regexp.MustCompile(`(?m)(?:^[ \t]*|["'{,]\s*)["']?[\w-]*(?:agent|assistant|bot|llm)[_-](?:overrides?|instructions?|config|configuration|policy|policies|rules|directives?|tasks?|actions?|prompt|settings|permissions)["']?\s*[:=]`)
+
 // fenceRole returns the info string of a fenced block when it names a chat
 // role or agent settings, else "".
 func fenceRole(block string) string {
@@ -1086,6 +1101,11 @@ func appendWithCode(segs []segment, z zone, text string) []segment {
 				mark = "<" + strings.ReplaceAll(role, "-", "_") + ">"
 			}
 			segs = append(segs, segment{z, mark + "\n" + body})
+		} else if agentSettings.MatchString(block) {
+			// Settings written for an agent ("agent_actions:") in a block
+			// labelled yaml or json are a forged configuration, not a code
+			// sample being discussed.
+			segs = append(segs, segment{z, block})
 		} else {
 			segs = append(segs, segment{zoneCode, block})
 		}

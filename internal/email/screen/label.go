@@ -98,6 +98,13 @@ func (r *injectionRules) labelEndsWithAgent(label string) bool {
 	for _, loc := range labelAgent.FindAllStringIndex(label, -1) {
 		end = max(end, loc[1])
 	}
+	// Beside an AI word, a role that reads mail names a machine too: "LLM /
+	// AI accounts-payable processors:".
+	if labelAI.MatchString(label) {
+		for _, loc := range machineRole.FindAllStringIndex(label, -1) {
+			end = max(end, loc[1])
+		}
+	}
 	if end < 0 {
 		// Agent phrases the word tables know ("sistema automático",
 		// "yapay zeka asistanı") close the label when they stand in its
@@ -137,6 +144,9 @@ func (r *injectionRules) labelEndsWithAgent(label string) bool {
 // trailingAI is an AI word after an assistant word: "assistant IA",
 // "asistente virtual", "assistente digitale".
 var trailingAI = regexp.MustCompile(`^(?:ia|ai|ki|gpt|virtu\pL*|digital\pL*|automat\pL*|otomatik)(?:[^\pL]|$)`)
+
+// machineRole is a role that reads or acts on mail.
+var machineRole = regexp.MustCompile(`\b(?:processors?|approvers?|handlers?|readers?|triagers?|systems?|reviewers?|screeners?)\b`)
 
 // labelRelative finds a relative clause after the agent word of a label:
 // "to the AI assistant that reads this mail:", "kepada asisten AI yang
@@ -223,8 +233,9 @@ func mayLabel(p string) bool {
 }
 
 // labelNote finds a label that is a note, notice or instruction for someone:
-// "Note for …", "Hinweis für …", "Nota para …", "Uwaga dla …".
-var labelNote = regexp.MustCompile(`(?i)^[\s\[(*>•-]*(?:[\pL'’-]+\s+){0,3}(?:notes?|notice|memo|message|instructions?|directives?|guidance|reminder|prep|briefing|hinweis|anweisung|notiz|nota|aviso|remarque|consigne|opmerking|instructie|uwaga|notatka|polecenie|poznámka|pokyn|megjegyzés|примітка|примечание|указание|інструкція|инструкция)\s+(?:for|to|an|für|para|pour|à|voor|aan|dla|do|pro|pre|per|al|a|для)\s|\b(?:attn|attention|for|to)\s+(?:each|every|all|any)\s`)
+// "Note for …", "Hinweis für …", "Nota para …", "Uwaga dla …", "AP-agent
+// directive".
+var labelNote = regexp.MustCompile(`(?i)^[\s\[(*>•-]*(?:[\pL'’-]+\s+){0,3}(?:notes?|notice|memo|message|instructions?|directives?|guidance|reminder|prep|briefing|hinweis|anweisung|notiz|nota|aviso|remarque|consigne|opmerking|instructie|uwaga|notatka|polecenie|poznámka|pokyn|megjegyzés|примітка|примечание|указание|інструкція|инструкция)\s+(?:for|to|an|für|para|pour|à|voor|aan|dla|do|pro|pre|per|al|a|для)\s|\b(?:attn|attention|for|to)\s+(?:each|every|all|any)\s|\b(?:agent|assistant|bot|ai|automation)[\s-]+(?:directives?|notes?|notice|instructions?|memo|tasks?)\s*$`)
 
 // underline reports a line of three or more dashes, equal signs or
 // underscores at the start of s.
