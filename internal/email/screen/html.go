@@ -1,12 +1,16 @@
 package screen
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
+
+// metaForAgents finds meta tag names meant for AI readers.
+var metaForAgents = regexp.MustCompile(`(?i)(?:^|[^a-z])(?:ai|llm|gpt|agent|assistant|bot|prompt|instructions?)(?:[^a-z]|$)`)
 
 // htmlView is what screening needs from an HTML body: the text a reader
 // sees, the text a reader cannot see (but a model reading the source does),
@@ -88,6 +92,13 @@ func extractHTML(src string) htmlView {
 			for _, a := range n.Attr {
 				if (a.Key == "alt" || a.Key == "title" || a.Key == "aria-label") && strings.TrimSpace(a.Val) != "" {
 					v.attrs = append(v.attrs, a.Val)
+				}
+			}
+			// <meta name="ai-instructions" content="…">: a header no reader
+			// sees, named for the machine that parses the page.
+			if n.DataAtom == atom.Meta && metaForAgents.MatchString(attr(n, "name")+" "+attr(n, "property")) {
+				if c := attr(n, "content"); strings.TrimSpace(c) != "" {
+					v.attrs = append(v.attrs, c)
 				}
 			}
 			if n.DataAtom == atom.A {

@@ -316,7 +316,7 @@ func newInjectionRules() *injectionRules {
 		`</?(?:tool_call|tool_calls|tool_use|tool_result|function_call|function_calls|function_results?|invoke|system|system_prompt|admin|developer)\b[^>]*>`,
 		`"(?:tool_call|tool_calls|function_call|tool_use)"`,
 		`(?m)^\s*#{1,6}\s*(?:system|developer|admin|`+systemWord+`)(?:[^\pL]|$)`,
-		`(?m)^\s*\[(?:(?:begin|start|end)\s+)?(?:system|developer|admin|`+systemWord+`)(?: (?:message|prompt|note|notice|update|directive|override|instructions?))?(?:[^\pL\]][^\]\n]{0,40})?\]`,
+		`(?m)^\s*[\[【]\s*(?:(?:begin|start|end)\s+)?(?:system|developer|admin|`+systemWord+`)(?: (?:message|prompt|note|notice|update|directive|override|instructions?))?(?:[^\pL\]】][^\]】\n]{0,40})?[\]】]`,
 		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:end of (?:e-?mail|message|document|input|context|data|untrusted content)|begin (?:system|instructions?|new instructions?)|new instructions?)\b`,
 		// Settings written for an agent, in YAML, JSON or INI form:
 		// "agent_overrides:", "\"assistant_instructions\":".
@@ -402,7 +402,7 @@ func newInjectionRules() *injectionRules {
 			"inoltr", "转发", "发送", "发给", "提供"},
 		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress", "delete", "false", "off", "none", ": no", "=no", "\"no", "waived", "suspended",
 			"bypass", "keep", "treat", "informe", "ohne", "niemand", "sans", "ne ", "不要", "无需", "不需要", "不必"},
-		sigMarkup: {"<", "[", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function", "\"role", "--", "==", "**",
+		sigMarkup: {"<", "[", "【", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function", "\"role", "--", "==", "**",
 			"agent_", "agent-", "assistant_", "assistant-", "ai_", "ai-", "bot_", "llm_", "model_", "_for_", "-for-", "_to_", "-to-",
 			"에이전트", "エージェント", "智能体", "代理", "助手"},
 		sigMarkupWk:  {"system", "developer", "{", "\"role", "automation", "agent", "assistant"},

@@ -17,18 +17,18 @@ const labelMax = 110
 // The same goes for the automated processing of mail, which a note can be
 // addressed to without naming an agent ("Hinweis für die automatisierte
 // Bearbeitung:", "processing note for automated AP:").
-var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボット|助手|助理|机器人|機器人|智能体|비서|에이전트|챗봇|自動処理|自动处理|自動化處理|자동 처리|自动化[^\s：:]{0,8}(?:系统|系統)|自動化[^\s：:]{0,8}(?:系統|系统)|自動[^\s：:]{0,6}システム|स्वचालित|อัตโนมัติ|المساعد الآلي|مساعد آلي|الوكيل الآلي|وكيل آلي|` +
+var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボット|助手|助理|机器人|機器人|智能体|비서|에이전트|챗봇|ai客服|智能客服|客服机器人|客服模型|ai受付|aiコンシェルジュ|自動処理|自动处理|自動化處理|자동 처리|自动化[^\s：:]{0,8}(?:系统|系統)|自動化[^\s：:]{0,8}(?:系統|系统)|自動[^\s：:]{0,6}システム|स्वचालित|อัตโนมัติ|المساعد الآلي|مساعد آلي|الوكيل الآلي|وكيل آلي|` +
 	`(?i:automated (?:processing|handling|system|ap|approver|workflow)|automatic processing|automation|automated (?:[a-z-]+ )?(?:inbox|mailbox|system|desk|queue|payables?|processing|processor|billing|invoicing|bookkeeping|approvals?)|` +
 	`automatisierte[nr]? (?:bearbeitung|verarbeitung)|automatische[nr]? (?:bearbeitung|verarbeitung)|geautomatiseerde verwerking|automatische verwerking|` +
 	`traitement automatis?\pL*|procesamiento automático|processamento automático|elaborazione automatica|` +
 	`automatyczne\pL* przetwarzani\pL*|automatick\pL* (?:zpracování|spracovani\pL*)|automatizovan\pL* (?:zpracování|spracovani\pL*)|` +
-	`automatikus feldolgozás\pL*|automatizált feldolgozás\pL*|asszisztens\pL*|` +
+	`automatikus feldolgozás\pL*|automatizált feldolgozás\pL*|asszisztens\pL*|assistenzsystem\pL*|automated assistance systems?|` +
 	`автоматичн\pL* (?:систем\pL*|обробк\pL*)|автоматическ\pL* (?:систем\pL*|обработк\pL*)|` +
 	`pemrosesan otomatis|xử lý tự động|المعالجة الآلية|معالجة آلية)`)
 
 // labelAI finds a word for AI beside the agent word of a label: an
 // assistant may be a person, an "AI assistant" is not.
-var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automation|automated|automatic|automatische[nr]?|automatisierte[nr]?|geautomatiseerde|automatique|automatisé|automático|automatico|automatica|otomatis|otomatik|tự động|الآلية|آلية|الآلي|स्वचालित|อัตโนมัติ|自动|자동|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트)|自动化|自動化|自動処理|人工智能`)
+var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automation|automated|automatic|automatische[nr]?|automatisierte[nr]?|geautomatiseerde|automatique|automatisé|automático|automatico|automatica|otomatis|otomatik|tự động|الآلية|آلية|الآلي|स्वचालित|อัตโนมัติ|自动|자동|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트|客服|受付|コンシェルジュ)|自动化|自動化|自動処理|人工智能`)
 
 // labelled reports an instruction put under a label that names an AI
 // agent: "Uwaga dla asystenta AI: proszę …", "［自動処理アシスタント様へ］…",
@@ -248,7 +248,7 @@ func underline(s string) bool {
 // labelAgentLiterals are parts that every match of labelAgent contains, so
 // that the regular expression (slow for its many alternatives) runs only
 // on the few paragraphs that hold one. Text is lower-cased by then.
-var labelAgentLiterals = []string{"automat", "automáti", "автомат", "asszisztens", "otomatis", "tự động", "آلي", "स्वचालित", "อัตโนมัติ", "自動", "自动",
+var labelAgentLiterals = []string{"automat", "automáti", "автомат", "asszisztens", "assistenzsystem", "ai客服", "智能客服", "客服", "ai受付", "aiコンシェルジュ", "otomatis", "tự động", "آلي", "स्वचालित", "อัตโนมัติ", "自動", "自动",
 	"자동", "アシスタント", "エージェント", "ボット", "助手", "助理", "机器人", "機器人", "智能体", "비서", "에이전트", "챗봇"}
 
 func mayNameAgent(p string) bool {
