@@ -174,7 +174,8 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout5, holdout13) have not been read; their
+// The newest held-out set (holdout13) has had only its false alarms read,
+// holdout5 nothing; their
 // bounds are their unseen figures, which are below the goals.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
@@ -246,13 +247,13 @@ func TestEvalSets(t *testing.T) {
 		// 0.554, 0.554). Read for round 12: 0.723 at 0 %.
 		"holdout12": held(202, 0.72, 1.0),
 		// 200 messages, a Polish-Baltic software house, written blind in
-		// the fifth session and measured once after round 12, never read:
-		// injection 0.487 with 2.5 % false positives (over the goal, as
-		// every round since round 6 had it on this set), lookalike 0.972
-		// with none (before round 6: 0.325 at 1.7 %).
-		"holdout13": {minFiles: 200,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.48, ReasonLookalikeDomain: 0.97},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.026, ReasonLookalikeDomain: 0.01}},
+		// the fifth session and measured once after round 12: injection
+		// 0.487 with 2.5 % false positives (over the goal, as every round
+		// since round 6 had it on this set), lookalike 0.972 with none
+		// (before round 6: 0.325 at 1.7 %). Its three false alarms were then
+		// read and one fixed (a signature's "Assistant: Name – address"), so
+		// 1.7 % now; its misses have not been read.
+		"holdout13": held(200, 0.48, 0.97),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:

@@ -754,8 +754,9 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 }
 
 // assistantContact is a signature line giving a person's assistant and a
-// telephone number.
-var assistantContact = regexp.MustCompile(`(?m)^[ \t]*(?:executive |personal |my |office )?assistant[ \t]*[:：-][^\n]*\+?\d[\d ()./-]{6,}\d[^\n]*$`)
+// telephone number, or a name and nothing but an e-mail address ("Claire
+// Hughes – claire@…"; an order with an address goes on after it).
+var assistantContact = regexp.MustCompile(`(?m)^[ \t]*(?:executive |personal |my |office )?assistant[ \t]*[:：-](?:[^\n]*\+?\d[\d ()./-]{6,}\d[^\n]*|[ \t]*[\pL.' ]{2,40}[–—-][ \t]*[\w.+-]+@[\w-]+\.[\w.]+[ \t]*)$`)
 
 // listedExample reports a paragraph shown as an item of a list of
 // examples: indented, bulleted or opening with a quotation mark.
