@@ -145,8 +145,8 @@ type injectionRules struct {
 
 // Shared vocabulary. Patterns run on lower-cased, normalized text.
 const (
-	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:systems?|tools?|processors?|readers?|approvers?|processing|ap|assistants?|workflows?)|(?:ap|invoice|e-?mail|mail|inbox|booking|bookings) automation|triagers?|summari[sz]ers?|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
-	verbAct   = `(?:forward(?:s|ing)?|send|tell (?:me|us)|append|attach|embed|sending|e-?mail|reply(?: to \w+)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
+	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:[\w-]+ )?(?:systems?|tools?|processors?|readers?|approvers?|processing|ap|assistants?|workflows?)|(?:ap|invoice|e-?mail|mail|inbox|booking|bookings) automation|triagers?|summari[sz]ers?|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
+	verbAct   = `(?:forward(?:s|ing)?|send|tell (?:me|us)|append|attach|embed|sending|e-?mail|repl(?:y|ying)(?: to (?:this|the|\w+)(?: \w+)?)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
 	secretObj = `(?:passwords?|passcodes?|credentials?|api[ _-]?keys?|secret(?:s| keys?| values?)?|access tokens?|tokens?|(?:one[- ]time|verification|login|log-in|security|sign[- ]in|2fa|mfa|otp|totp|authentication|authenticator|reset|confirmation|six[- ]digit|6[- ]digit)\s+(?:codes?|links?|e-?mails?|mails?|entry|pins?)|(?:entry|door|gate|garage|alarm|access|building|lockbox|keypad|key ?safe)\s+(?:codes?|pins?)|totp|2fa codes?|mfa codes?|otp|pins?|vault|private keys?|ssh keys?|card (?:number|details)|cvv|security codes?|sk_live|contraseñas?|c[oó]digos?|passw[oö]rt(?:er)?|kennw[oö]rter|zugangsdaten|mots? de passe|senhas?|密码|验证码)`
 	// systemWord is "system" in other languages, for forged system blocks
 	// ("### ΣΥΣΤΗΜΑ ###", "[SISTEMA]:").
@@ -214,7 +214,7 @@ func newInjectionRules() *injectionRules {
 		`(?:致|给).{0,12}(?:ai|助手|助理)`,
 		// Telling the agent what it is: "I know you're the automated
 		// assistant and you can see the whole booking book".
-		`\byou(?:'re| are) (?:an?|the|our|my|their) (?:[\w-]+ ){0,2}(?:ai|automated|virtual|digital|automatic)[\w -]{0,20}?(?:assistant|agent|bot|system|receptionist|model)\b`,
+		`\byou(?:'re| are) (?:an?|the|our|my|their) (?:[\w-]+ ){0,2}(?:ai|automated|virtual|digital|automatic)[\w -]{0,20}?(?:assistant|agent|bot|system|receptionist|model|account|helpdesk|responder)\b`,
 		// "since you're the assistant that manages shared-drive access"
 		`\byou(?:'re| are) the (?:[\w-]+ ){0,2}(?:assistant|agent|bot) (?:that|who|which) (?:manages|handles|runs|processes|answers|reads|has|can)\b`,
 		// "as the automated AP assistant you have direct access"
@@ -510,7 +510,7 @@ func (d *Detector) injectionFinding(m Message, c Context, hv htmlView) (Finding,
 	// People inside the organization may legitimately give their agent
 	// tasks, so addressing the agent counts only for outside senders.
 	internal := !strings.EqualFold(m.Auth.DMARC, "fail") && inDomains(domainOf(m.From.Address), c.OrgDomains) &&
-		!relaysOutsiders(m.From.Address)
+		!relaysOutsiders(m.From.Address) && !relaysOutsiders(m.ReturnPath) && !repliesOutside(m, c.OrgDomains)
 
 	best := scored{}
 	var union sigSet
@@ -820,6 +820,14 @@ func (r *injectionRules) signals(p string) sigSet {
 		if ok, named := r.labelled(p); ok && (named || set.has(sigAddress) || set.has(sigAddressWk)) {
 			set.add(sigAddress)
 			set.add(sigDirective)
+		} else if ok && !set.has(sigMarkupWk) && codeStrings(strings.ReplaceAll(p, "\n", " ")) == nil {
+			// "To the assistant that files Kasia's mail: …" may be said to
+			// a person's assistant, so it addresses weakly: the order
+			// counts, but flags only with what it asks for (credentials
+			// sent out, a payment, silence). A label inside code or a
+			// chat-API sample is data.
+			set.add(sigAddressWk)
+			set.add(sigDirective)
 		}
 	}
 	// A request for secrets in a paragraph that names an AI agent, put as
@@ -828,8 +836,8 @@ func (r *injectionRules) signals(p string) sigSet {
 	// addresses (ops-agent@) name nobody.
 	// An address found by a regular expression rule makes the word
 	// tables read infinitives as orders too (see lexIndex.scanWith).
-	if set.has(sigAddress) && !set.has(sigExfilSecret) {
-		set |= r.lex.scanWith(p, nil, true) & (1<<sigExfilSecret | 1<<sigExfilData)
+	if set.has(sigAddress) && !(set.has(sigExfilSecret) && set.has(sigDirective)) {
+		set |= r.lex.scanWith(p, nil, true) & (1<<sigExfilSecret | 1<<sigExfilData | 1<<sigDirective)
 	}
 	// A forged tool call or system block that names an e-mail address
 	// ("destination": "x@y") sends something there.

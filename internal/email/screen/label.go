@@ -235,7 +235,7 @@ func mayLabel(p string) bool {
 // labelNote finds a label that is a note, notice or instruction for someone:
 // "Note for …", "Hinweis für …", "Nota para …", "Uwaga dla …", "AP-agent
 // directive".
-var labelNote = regexp.MustCompile(`(?i)^[\s\[(*>•-]*(?:[\pL'’-]+\s+){0,3}(?:notes?|notice|memo|message|instructions?|directives?|guidance|reminder|prep|briefing|hinweis|anweisung|notiz|nota|aviso|remarque|consigne|opmerking|instructie|uwaga|notatka|polecenie|poznámka|pokyn|megjegyzés|примітка|примечание|указание|інструкція|инструкция)\s+(?:for|to|an|für|para|pour|à|voor|aan|dla|do|pro|pre|per|al|a|для)\s|\b(?:attn|attention|for|to)\s+(?:each|every|all|any)\s|\b(?:agent|assistant|bot|ai|automation)[\s-]+(?:directives?|notes?|notice|instructions?|memo|tasks?)\s*$`)
+var labelNote = regexp.MustCompile(`(?i)^[\s\[(*>•-]*(?:[\pL'’-]+\s+){0,3}(?:notes?|notice|memo|message|instructions?|directives?|guidance|reminder|prep|briefing|hinweis|anweisung|notiz|nota|aviso|remarque|consigne|opmerking|instructie|uwaga|notatka|polecenie|poznámka|pokyn|megjegyzés|примітка|примечание|указание|інструкція|инструкция)\s+(?:for|to|an|für|para|pour|à|voor|aan|dla|do|pro|pre|per|al|a|для)\s|^[\s\[(*>•-]*(?:pastaba|pastabos|piezīme|piezīmes)\s+\pL|\b(?:attn|attention|for|to)\s+(?:each|every|all|any)\s|\b(?:agent|assistant|bot|ai|automation)[\s-]+(?:directives?|notes?|notice|instructions?|memo|tasks?)\s*$`)
 
 // underline reports a line of three or more dashes, equal signs or
 // underscores at the start of s.

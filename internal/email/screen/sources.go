@@ -19,7 +19,20 @@ func relaysOutsiders(addr string) bool {
 	return ok && relayLocal.MatchString(local)
 }
 
-var relayLocal = regexp.MustCompile(`^(?:no-?reply|do-?not-?reply|donotreply|noreply-.*|web-?forms?|forms?|contact-?forms?|kontaktformular|formular|website|wordpress|typo3|webmaster|www-data|apache|nginx|mailer|notifications?|notify)(?:[.+_-].*)?$`)
+// repliesOutside reports mail from the organization's own domain whose
+// replies go to someone outside it: what a web form sends on behalf of the
+// visitor who filled it in (Reply-To: the visitor), not what a colleague
+// writes.
+func repliesOutside(m Message, org []string) bool {
+	for _, a := range m.ReplyTo {
+		if a.Address != "" && !inDomains(domainOf(a.Address), org) {
+			return true
+		}
+	}
+	return false
+}
+
+var relayLocal = regexp.MustCompile(`^(?:no-?reply|do-?not-?reply|donotreply|noreply-.*|web-?forms?|forms?|contact-?forms?|kontaktformular|formular|formularz|formulario|formulaire|formulier|forma|lomake|website|wordpress|typo3|webmaster|www-data|apache|nginx|mailer|notifications?|notify)(?:[.+_-].*)?$`)
 
 // csvCells puts every cell of a CSV attachment on a line of its own and
 // every row in a paragraph of its own, so that a cell reading "Note for the
