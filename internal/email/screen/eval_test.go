@@ -174,9 +174,9 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out set (holdout13) has had only its false alarms read,
-// holdout5 nothing; their
-// bounds are their unseen figures, which are below the goals.
+// The newest held-out sets (holdout14 and holdout15) have not been read,
+// holdout5 nothing; their bounds are their unseen figures, which are below
+// the goals (holdout15's false-positive rate above it).
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
 		// 71 messages, mostly languages without vocabulary at the time:
@@ -200,9 +200,10 @@ func TestEvalSets(t *testing.T) {
 		// 0.718 with 4.6 % false positives (2.3 % after the discussion
 		// discount, measured once as a regression check), lookalike 0.906
 		// with 0.6 %.
-		// Rounds 6 to 8 (from holdout6-8's misses) raised it to 0.782 / 1.000.
+		// Rounds 6 to 8 (from holdout6-8's misses) raised it to 0.782 / 1.000,
+		// round 13 to 0.795.
 		"holdout5": {minFiles: 209,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.78, ReasonLookalikeDomain: 0.96},
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.79, ReasonLookalikeDomain: 0.96},
 			ceiling: map[Reason]float64{ReasonPromptInjection: 0.025, ReasonLookalikeDomain: 0.01}},
 		// 201 messages, a German-Japanese machinery maker, written blind
 		// in the third session and measured once: injection 0.600 with
@@ -213,47 +214,62 @@ func TestEvalSets(t *testing.T) {
 		// fifth session and measured once after round 6: injection 0.550
 		// with 1.6 % false positives, lookalike 0.944 with 0.6 % (the rules
 		// before round 6: 0.400 / 0.917). Read for round 7: 0.787 / 0.944;
-		// after round 8: 0.812 / 0.944; after round 9: 0.838.
-		"holdout7": held(206, 0.83, 0.94),
+		// after round 8: 0.812 / 0.944; after round 9: 0.838; after
+		// round 13: 0.850.
+		"holdout7": held(206, 0.85, 0.94),
 		// 214 messages, a US/Canadian property manager, written blind in the
 		// fifth session and measured once after round 7: injection 0.435
 		// with 0.8 % false positives, lookalike 0.944 with none (before
 		// round 6: 0.294 / 0.917; after round 6: 0.400 / 0.944). Read for
-		// round 8: 0.588 / 0.972; after round 9: 0.612.
-		"holdout8": held(214, 0.61, 0.97),
+		// round 8: 0.588 / 0.972; after round 9: 0.612; after round 13: 0.694.
+		"holdout8": held(214, 0.69, 0.97),
 		// 200 messages, a Central European e-bike leasing firm, written
 		// blind in the fifth session and measured once after round 8:
 		// injection 0.438 with 1.7 % false positives, lookalike 1.000 with
 		// none (before round 6: 0.287 / 0.972; round 6: 0.338; round 7:
-		// 0.388). Read for round 9: 0.637 / 1.000.
-		"holdout9": held(200, 0.63, 1.0),
+		// 0.388). Read for round 9: 0.637 / 1.000; after round 13: 0.662.
+		"holdout9": held(200, 0.66, 1.0),
 		// 200 messages, an NZ/Australian clinic network, written blind in
 		// the fifth session and measured once after round 9: injection 0.512
 		// with 0.8 % false positives, lookalike 0.972 with none (before
 		// round 6: 0.268 / 0.944; rounds 6, 7, 8: 0.366, 0.439, 0.488). Read
-		// for round 10: 0.610 / 0.972.
-		"holdout10": held(200, 0.60, 0.97),
+		// for round 10: 0.610 / 0.972; after round 13: 0.646.
+		"holdout10": held(200, 0.64, 0.97),
 		// 200 messages, a Turkish-Greek textile maker, written blind in the
 		// fifth session and measured once after round 10: injection 0.402
 		// with 2.5 % false positives, lookalike 1.000 with 1.2 % (before
 		// round 6: 0.280 at 1.7 % / 1.000 at 0 %). Its five false alarms were
 		// then read and fixed by general rules (0 % / 0 % now), and its misses
-		// read for round 11: 0.524 / 1.000.
-		"holdout11": held(200, 0.52, 1.0),
+		// read for round 11: 0.524 / 1.000; after round 13: 0.549.
+		"holdout11": held(200, 0.54, 1.0),
 		// 202 messages, a Swiss-Italian watch and jewellery retailer, written
 		// blind in the fifth session and measured once after round 11:
 		// injection 0.602 with 0.8 % false positives, lookalike 1.000 with
 		// none (before round 6: 0.386; rounds 6 to 10: 0.470, 0.482, 0.518,
-		// 0.554, 0.554). Read for round 12: 0.723 at 0 %.
-		"holdout12": held(202, 0.72, 1.0),
+		// 0.554, 0.554). Read for round 12: 0.723 at 0 %; after round 13:
+		// 0.759.
+		"holdout12": held(202, 0.75, 1.0),
 		// 200 messages, a Polish-Baltic software house, written blind in
 		// the fifth session and measured once after round 12: injection
 		// 0.487 with 2.5 % false positives (over the goal, as every round
 		// since round 6 had it on this set), lookalike 0.972 with none
 		// (before round 6: 0.325 at 1.7 %). Its three false alarms were then
 		// read and one fixed (a signature's "Assistant: Name – address"), so
-		// 1.7 % now; its misses have not been read.
-		"holdout13": held(200, 0.48, 0.97),
+		// 1.7 % now. Its misses were read for round 13: 0.637 at 1.7 %.
+		"holdout13": held(200, 0.63, 0.97),
+		// 208 messages, an East/West African mobile-payments firm, written
+		// blind in the sixth session and measured once after round 13:
+		// injection 0.602 with no false positives, lookalike 0.972 with none
+		// (before round 6: 0.410 at 0.8 %; after round 12: 0.578 at 0 %).
+		"holdout14": held(208, 0.60, 0.97),
+		// 202 messages, a Korean-Vietnamese electronics manufacturer,
+		// written blind in the sixth session and measured once after round
+		// 13: injection 0.741 with 2.5 % false positives (over the goal),
+		// lookalike 0.972 with none (before round 6: 0.407 at 1.7 %; after
+		// round 12: 0.704 at 3.3 %).
+		"holdout15": {minFiles: 202,
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.74, ReasonLookalikeDomain: 0.97},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.025, ReasonLookalikeDomain: 0.01}},
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
