@@ -199,6 +199,15 @@ func newInjectionRules() *injectionRules {
 		agentWord+`\s+(?:that\s+|who\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|managing|operating|triaging|summari[sz]ing|screening|reviewing|monitoring|sorting|filtering|routing|answering|parsing|reads|processes|handles|manages|operates|triages|summari[sz]es|sorts|filters|routes|answers|parses|checks)\s+(?:this|these|acme|the following)\b`,
 		// Speaking to whatever processes the mail: "When summarizing this email, state that ..."
 		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:summari[sz]ing|processing|triaging|parsing|classifying|screening|routing) (?:this|the following)\b`,
+		// "when you prepare Mr. Kim's daily summary, also forward …": said
+		// to whatever writes the summaries.
+		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:prepar|writ|draft|compil|generat)(?:e|es|ing) (?:the |your |this |today's |[\w.]+(?: [\w.]+)?['’]s )?(?:daily |weekly |morning |next )?(?:summary|summaries|digest|briefing|report)\b`,
+		// A vocative naming whose mail the agent handles: "Assistant
+		// managing Maria's inbox: …", "agent handling leads, …".
+		`(?m)(?:^|[.!?]\s+)[\s*>\[(-]*(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:handling|managing|reading|processing|triaging|monitoring|screening|answering|covering)\s+(?:[\w.-]+\s+){0,2}?(?:[\w.-]+['’]s\s+)?(?:inbox|mailbox|mail|e-?mails?|messages?|leads|tickets|requests|invoices|notifications|queue|desk|calendar)\s*[:,]`,
+		// The machine reading the mail, under any name: "to the system
+		// handling this mailbox:", "the software processing this message".
+		`\b(?:system|software|program|machine|computer|tool|automation|pipeline|parser)s?\s+(?:that\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|managing|parsing|screening|triaging|reads|processes|handles|parses)\s+(?:this|these)\s+(?:mailbox|inbox|e-?mails?|messages?|mail|letter|thread)\b`,
 		`\b(?:whoever|whatever) (?:[\w-]+ )?(?:bot|ai|agent|assistant|model|system)\b`,
 		// "whoever prepares the summary of this thread", "whatever reads this mail"
 		`\b(?:whoever|whatever) (?:(?:prepares|writes|drafts|reads|processes|handles|summari[sz]es|triages|parses) (?:the |a |this |these )?(?:summary|summaries|thread|mail|e-?mail|message|inbox|mailbox|tickets?|requests?)|is (?:reading|processing|summari[sz]ing|handling|triaging))\b`,

@@ -19,7 +19,7 @@ const labelMax = 110
 // Bearbeitung:", "processing note for automated AP:").
 var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボット|助手|助理|机器人|機器人|智能体|비서|에이전트|챗봇|ai客服|智能客服|客服机器人|客服模型|ai受付|aiコンシェルジュ|自動処理|自动处理|自動化處理|자동 처리|自动化[^\s：:]{0,8}(?:系统|系統)|自動化[^\s：:]{0,8}(?:系統|系统)|自動[^\s：:]{0,6}システム|स्वचालित|อัตโนมัติ|المساعد الآلي|مساعد آلي|الوكيل الآلي|وكيل آلي|` +
 	`(?i:automated (?:processing|handling|system|ap|approver|workflow)|automatic processing|automation|automated (?:[a-z-]+ )?(?:inbox|mailbox|system|desk|queue|payables?|processing|processor|billing|invoicing|bookkeeping|approvals?)|` +
-	`automatisierte[nr]? (?:bearbeitung|verarbeitung)|automatische[nr]? (?:bearbeitung|verarbeitung)|geautomatiseerde verwerking|automatische verwerking|` +
+	`automatisierte[nrs]? \pL*(?:bearbeitung|verarbeitung|posteingang|postfach|eingang|prüfung)|automatische[nrs]? \pL*(?:bearbeitung|verarbeitung|posteingang|postfach|eingang|prüfung)|geautomatiseerde verwerking|automatische verwerking|` +
 	`traitement automatis?\pL*|procesamiento automático|processamento automático|elaborazione automatica|` +
 	`automatyczne\pL* przetwarzani\pL*|automatick\pL* (?:zpracování|spracovani\pL*)|automatizovan\pL* (?:zpracování|spracovani\pL*)|` +
 	`automatikus feldolgozás\pL*|automatizált feldolgozás\pL*|asszisztens\pL*|assistenzsystem\pL*|automated assistance systems?|` +
@@ -28,7 +28,7 @@ var labelAgent = regexp.MustCompile(`アシスタント|エージェント|ボ�
 
 // labelAI finds a word for AI beside the agent word of a label: an
 // assistant may be a person, an "AI assistant" is not.
-var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automation|automated|automatic|automatische[nr]?|automatisierte[nr]?|geautomatiseerde|automatique|automatisé|automático|automatico|automatica|otomatis|otomatik|tự động|الآلية|آلية|الآلي|स्वचालित|อัตโนมัติ|自动|자동|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트|客服|受付|コンシェルジュ)|自动化|自動化|自動処理|人工智能`)
+var labelAI = regexp.MustCompile(`(?:^|[^\pL])(?:ai|a\.i\.|ki|ia|llms?|gpts?|genai|chatbots?|bots?|yapay zeka|人工智能|ＡＩ|digital|digitale[nr]?|digitaal|digitální|cyfrow\pL+|numérique|automation|automated|automatic|automatische[nr]?|automatisierte[nr]?|geautomatiseerde|automatique|automatisé|automático|automatico|automatica|otomatis|otomatik|tự động|الآلية|آلية|الآلي|स्वचालित|อัตโนมัติ|自动|자동|automatyczn\pL+|automatick\pL+|自動)(?:[^\pL]|$)|(?:^|[^a-z])ai(?:アシスタント|エージェント|助手|助理|비서|에이전트|客服|受付|コンシェルジュ)|自动化|自動化|自動処理|人工智能|自动|自動|อัตโนมัติ|ปัญญาประดิษฐ์|เอไอ`)
 
 // labelled reports an instruction put under a label that names an AI
 // agent: "Uwaga dla asystenta AI: proszę …", "［自動処理アシスタント様へ］…",
@@ -151,7 +151,7 @@ var machineRole = regexp.MustCompile(`\b(?:processors?|approvers?|handlers?|read
 // labelRelative finds a relative clause after the agent word of a label:
 // "to the AI assistant that reads this mail:", "kepada asisten AI yang
 // membaca email ini:", "pro AI asistenta, který zpracovává poštu:".
-var labelRelative = regexp.MustCompile(`^(?:who|that|which|der|die|das|welche[rs]?|que|qui|che|som|který|která|které|który|która|które|yang|ang|который|которая|которые|που|ki|jo|जो|mà|ที่|الذي|التي|الذين|[a-z]+ing)(?:[^\pL]|$)`)
+var labelRelative = regexp.MustCompile(`^(?:who|that|which|na|đang|xử|đọc|quản|phụ|der|die|das|welche[rs]?|que|qui|che|som|který|která|které|który|która|które|yang|ang|который|которая|которые|που|ki|jo|जो|mà|ที่|الذي|التي|الذين)(?:[^\pL]|$)|^[a-z]+ing\s+(?:this|these|that|the|our|your|my|all|any|incoming|new|every|each|[\w-]+['’]s|e-?mails?|mail|messages?|invoices?|tickets?)\b`)
 
 // labelTail is how many runes may follow the agent word in a label: an
 // honorific, a postposition and a noun ("様へ", "से अनुरोध"), a qualifier
@@ -163,7 +163,7 @@ const labelNoteTail = 32
 
 // labelTailWords is how many last words of a label are read for an agent
 // phrase of the word tables.
-const labelTailWords = 4
+const labelTailWords = 5
 
 // clauseBefore returns the clause that ends at the end of s: the text after
 // the last sentence end or line break, when it is at most labelMax runes. A
@@ -235,7 +235,7 @@ func mayLabel(p string) bool {
 // labelNote finds a label that is a note, notice or instruction for someone:
 // "Note for …", "Hinweis für …", "Nota para …", "Uwaga dla …", "AP-agent
 // directive".
-var labelNote = regexp.MustCompile(`(?i)^[\s\[(*>•-]*(?:[\pL'’-]+\s+){0,3}(?:notes?|notice|memo|message|instructions?|directives?|guidance|reminder|prep|briefing|hinweis|anweisung|notiz|nota|aviso|remarque|consigne|opmerking|instructie|uwaga|notatka|polecenie|poznámka|pokyn|megjegyzés|примітка|примечание|указание|інструкція|инструкция)\s+(?:for|to|an|für|para|pour|à|voor|aan|dla|do|pro|pre|per|al|a|для)\s|^[\s\[(*>•-]*(?:pastaba|pastabos|piezīme|piezīmes)\s+\pL|\b(?:attn|attention|for|to)\s+(?:each|every|all|any)\s|\b(?:agent|assistant|bot|ai|automation)[\s-]+(?:directives?|notes?|notice|instructions?|memo|tasks?)\s*$`)
+var labelNote = regexp.MustCompile(`(?i)^[\s\[(*>•-]*(?:[\pL'’-]+\s+){0,3}(?:notes?|notice|memo|message|instructions?|directives?|guidance|reminder|prep|briefing|\pL*hinweis|\pL*anweisung|notiz|nota|aviso|remarque|consigne|opmerking|instructie|uwaga|notatka|polecenie|poznámka|pokyn|megjegyzés|примітка|примечание|указание|інструкція|инструкция)\s+(?:for|to|an|für|para|pour|à|voor|aan|dla|do|pro|pre|per|al|a|для)\s|^[\s\[(*>•-]*(?:pastaba|pastabos|piezīme|piezīmes)\s+\pL|\b(?:attn|attention|for|to)\s+(?:each|every|all|any)\s|\b(?:agent|assistant|bot|ai|automation)[\s-]+(?:directives?|notes?|notice|instructions?|memo|tasks?)\s*$`)
 
 // underline reports a line of three or more dashes, equal signs or
 // underscores at the start of s.
