@@ -247,7 +247,7 @@ func newInjectionRules() *injectionRules {
 	)
 	add(sigAgentNoun, false, `\b`+agentWord+`\b`)
 	add(sigDirective, true,
-		`(?:^|[.:;!?,]\s+|\bplease\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\b(?:agent|assistant|bot|system|automation)s?\s+(?:must|should|shall|needs? to|is required to|has to)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use|sign|countersign|waive|assign|reassign|refund|credit|cancel|withdraw|void|reserve|submit|close|reopen|set|mark|book|declare|file)\b`,
+		`(?:^|[.:;!?,]\s+|\bplease\s+|\bpl[sz]\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\b(?:agent|assistant|bot|system|automation)s?\s+(?:must|should|shall|needs? to|is required to|has to)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|dm|do it|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use|sign|countersign|waive|assign|reassign|refund|credit|cancel|withdraw|void|reserve|submit|close|reopen|set|mark|book|declare|file)\b`,
 	)
 	add(sigOverride, true,
 		`\b(?:ignore|disregard|forget|override|bypass|set aside|abandon)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+|my\s+|these\s+|those\s+)*(?:previous|prior|preceding|earlier|above|former|old|original|existing|initial|current|other|system|safety|security|standing)?\s*(?:instructions?|prompts?|rules|guidelines|guidance|directives?|policies|policy|constraints|restrictions|programming|commands?|orders|context)\b`,
@@ -301,7 +301,8 @@ func newInjectionRules() *injectionRules {
 		// Safeguards declared off: "duplicate-check and PO-match are
 		// disabled for this category".
 		`\b(?:duplicate[- ]checks?|po[- ]match(?:ing)?|three[- ]way match(?:ing)?|verification|approvals?|reviews?|call-?backs?|screening|sanctions screening|id checks?)\s+(?:is|are)\s+(?:now\s+)?(?:disabled|skipped|waived|suspended|switched off|turned off|not required|no longer required)\b`,
-		`\bno need to (?:ask|confirm|check|loop|involve|notify|tell|verify|wait)\b`,
+		`\bno need to (?:ask|confirm|check|loop|involve|notify|tell|verify|wait|bother|trouble|cc|copy)\b`,
+		`\b(?:you )?(?:don't|do not|won't) need to (?:ask|confirm|check|loop|involve|notify|tell|verify|wait for|bother|cc|copy)\b`,
 		`\b(?:human|manual|user) (?:review|approval|confirmation|check|sign-off)\s+(?:is\s+)?(?:not|isn't|is not)\s+(?:required|needed|necessary)\b`,
 		`\b(?:does not|doesn't|do not|don't) (?:need|require) (?:\w+\s+)?(?:approval|confirmation|review)\b`,
 		`\b(?:don't|do not) wait for (?:a |the )?(?:human|person|approval|confirmation|anyone|reply)`,
