@@ -174,9 +174,9 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout14 and holdout15) have not been read,
+// The newest held-out sets (holdout16 and holdout17) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
-// the goals (holdout15's false-positive rate above it).
+// the goals.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
 		// 71 messages, mostly languages without vocabulary at the time:
@@ -255,21 +255,34 @@ func TestEvalSets(t *testing.T) {
 		// since round 6 had it on this set), lookalike 0.972 with none
 		// (before round 6: 0.325 at 1.7 %). Its three false alarms were then
 		// read and one fixed (a signature's "Assistant: Name – address"), so
-		// 1.7 % now. Its misses were read for round 13: 0.637 at 1.7 %.
-		"holdout13": held(200, 0.63, 0.97),
+		// 1.7 % now. Its misses were read for round 13: 0.637 at 1.7 %;
+		// 0.662 after round 14.
+		"holdout13": held(200, 0.66, 0.97),
 		// 208 messages, an East/West African mobile-payments firm, written
 		// blind in the sixth session and measured once after round 13:
 		// injection 0.602 with no false positives, lookalike 0.972 with none
 		// (before round 6: 0.410 at 0.8 %; after round 12: 0.578 at 0 %).
-		"holdout14": held(208, 0.60, 0.97),
+		// Read for round 14: 0.639.
+		"holdout14": held(208, 0.63, 0.97),
 		// 202 messages, a Korean-Vietnamese electronics manufacturer,
 		// written blind in the sixth session and measured once after round
 		// 13: injection 0.741 with 2.5 % false positives (over the goal),
 		// lookalike 0.972 with none (before round 6: 0.407 at 1.7 %; after
 		// round 12: 0.704 at 3.3 %).
-		"holdout15": {minFiles: 202,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.74, ReasonLookalikeDomain: 0.97},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.025, ReasonLookalikeDomain: 0.01}},
+		// Its false alarms and misses were read for round 14: 0.864 at 1.7 %.
+		"holdout15": held(202, 0.86, 0.97),
+		// 201 messages, a French-Moroccan-Canadian airline caterer (57 %
+		// French), written blind in the sixth session and measured once
+		// after round 14: injection 0.562 with 0.8 % false positives,
+		// lookalike 0.861 with 0.6 % (before round 6: 0.237; after rounds
+		// 12 and 13: 0.438, 0.550).
+		"holdout16": held(201, 0.56, 0.86),
+		// 203 messages, an Indian-Gulf construction firm (25 languages),
+		// written blind in the sixth session and measured once after round
+		// 14: injection 0.646 with 0.8 % false positives, lookalike 0.946
+		// with none (before round 6: 0.415; after rounds 12 and 13: 0.585,
+		// 0.646).
+		"holdout17": held(203, 0.64, 0.94),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
