@@ -212,7 +212,7 @@ var gluedLures = map[string]bool{
 	"secure": true, "security": true, "login": true, "signin": true, "verify": true, "verification": true,
 	"account": true, "accounts": true, "billing": true, "update": true, "recovery": true, "wallet": true,
 	"payment": true, "payments": true, "support": true, "helpdesk": true, "unlock": true, "confirm": true,
-	"password": true, "reset": true, "notification": true,
+	"password": true, "reset": true, "notification": true, "id": true, "online": true, "service": true,
 }
 
 // genericSuffixes are cheap open TLDs where typo-squats live; a near-miss
@@ -333,6 +333,8 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 			weak = &lookalikeHit{detail: fmt.Sprintf("puts %s in front of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind), words: true}
 		case len(sd.sub) > 0 && spansLabels(sd, t.domain):
 			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s across a label boundary of %s (%s)", t.domain, sd.reg, t.kind), words: true}
+		case dotDropped(sd, t):
+			weak = &lookalikeHit{detail: fmt.Sprintf("is %s with its dot taken out (%s)", t.domain, t.kind)}
 		case dottedAsHyphens(sd, t):
 			weak = &lookalikeHit{detail: fmt.Sprintf("spells %s with hyphens for its dots (%s)", t.domain, t.kind)}
 		case len(tl) >= 5 && gluedHomoglyph(sd, t):
@@ -346,7 +348,22 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 	if weak != nil {
 		return *weak, true
 	}
+	// Written with a capital I for an l (dhI-express.com), the domain reads
+	// as the name it imitates; judge that reading too.
+	if sd.caseSkel != "" && sd.caseSkel != sd.skel && isASCIILetters(strings.ReplaceAll(sd.caseSkel, "-", "")) {
+		cs := sd
+		cs.label, cs.skel, cs.caseSkel = sd.caseSkel, sd.caseSkel, ""
+		if h, ok := lookalike(cs, targets); ok {
+			return lookalikeHit{detail: "reads, with its capitals, as a domain that " + h.detail, strong: true}, true
+		}
+	}
 	return lookalikeHit{}, false
+}
+
+// dotDropped reports a label that is a known domain with its dot taken
+// out (sirocco-rafr.com for sirocco-ra.fr, paypalcom.net).
+func dotDropped(sd senderDomain, t target) bool {
+	return len(t.label) >= 4 && sd.label == t.label+strings.ReplaceAll(t.suffix, ".", "") && sd.reg != t.domain
 }
 
 // countryCode reports a country-code suffix such as "de", "co.uk", "com.au",
@@ -497,8 +514,11 @@ func embedsTarget(label, suffix string, t target) bool {
 	}
 	// Without hyphens, only a lure word glued to either end counts
 	// (paypalsecure, securepaypal).
-	glued := strings.HasPrefix(flat, tflat) && gluedLures[strings.TrimPrefix(flat, tflat)] ||
-		strings.HasSuffix(flat, tflat) && gluedLures[strings.TrimSuffix(flat, tflat)]
+	glued := gluedLure(flat, tflat)
+	// Or one hyphenated word of it: appleid-support, securepaypal-billing.
+	for _, tok := range tokens {
+		glued = glued || len(tokens) > 1 && gluedLure(tok, tflat)
+	}
 	if !aligned && !glued {
 		return false
 	}
@@ -514,6 +534,13 @@ func embedsTarget(label, suffix string, t target) bool {
 		return true
 	}
 	return slices.ContainsFunc(tokens, func(tok string) bool { return isLure(tok) })
+}
+
+// gluedLure reports word as name with a lure word glued to either end
+// (paypalsecure, securepaypal, appleid).
+func gluedLure(word, name string) bool {
+	return strings.HasPrefix(word, name) && gluedLures[strings.TrimPrefix(word, name)] ||
+		strings.HasSuffix(word, name) && gluedLures[strings.TrimSuffix(word, name)]
 }
 
 // subdomainImitates reports a known domain spelled out in the subdomain

@@ -45,6 +45,13 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@pineapple.com", false, false},
 		{"a@gmail.com", false, false},
 		{"a@dhI.com", true, true},                          // capital I for l, as written
+		{"a@dhI-express.com", true, true},                  // capital I for l, and a word added
+		{"a@dhi-express.com", false, false},                // lower-case: dhi is another name
+		{"a@appleid-support.co", true, false},              // a lure glued to the brand in one word
+		{"a@pineappleid.com", false, false},                // the brand inside another word
+		{"a@acme-corpcom.net", true, false},                // own domain with its dot taken out
+		{"a@lufthansa-partnerportal.info", true, false},    // an airline and words
+		{"a@ovh.net", false, false},                        // OVH's own mail domain
 		{"a@dhi.com", false, false},                        // lower-case: a real, different company
 		{"a@DHL.com", false, false},                        // the real domain in capitals
 		{"a@linkedln.com", true, false},                    // ln for in
