@@ -145,7 +145,7 @@ type injectionRules struct {
 
 // Shared vocabulary. Patterns run on lower-cased, normalized text.
 const (
-	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:[\w-]+ )?(?:systems?|tools?|processors?|readers?|approvers?|processing|ap|assistants?|workflows?)|(?:ap|invoice|e-?mail|mail|inbox|booking|bookings) automation|triagers?|summari[sz]ers?|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
+	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:[\w-]+ )?(?:systems?|tools?|processors?|readers?|approvers?|processing|ap|assistants?|workflows?)|(?:ap|invoice|e-?mail|mail|inbox|booking|bookings) automation|triagers?|summari[sz]ers?|(?:mail|mailbox|inbox|e-?mail)[ -](?:handlers?|processors?|processing (?:tools?|systems?)|sorters?|triagers?|readers?|bots?|robots?|automation|tools?)|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
 	verbAct   = `(?:forward(?:s|ing)?|send|tell (?:me|us)|append|attach|embed|sending|e-?mail|repl(?:y|ying)(?: to (?:this|the|\w+)(?: \w+)?)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
 	secretObj = `(?:passwords?|passcodes?|credentials?|api[ _-]?keys?|secret(?:s| keys?| values?)?|access tokens?|tokens?|(?:one[- ]time|verification|login|log-in|security|sign[- ]in|2fa|mfa|otp|totp|authentication|authenticator|reset|confirmation|six[- ]digit|6[- ]digit)\s+(?:codes?|links?|e-?mails?|mails?|entry|pins?)|(?:entry|door|gate|garage|alarm|access|building|lockbox|keypad|key ?safe)\s+(?:codes?|pins?)|totp|2fa codes?|mfa codes?|otp|pins?|vault|private keys?|ssh keys?|card (?:number|details)|cvv|security codes?|sk_live|contraseñas?|c[oó]digos?|passw[oö]rt(?:er)?|kennw[oö]rter|zugangsdaten|mots? de passe|senhas?|密码|验证码)`
 	// systemWord is "system" in other languages, for forged system blocks
@@ -195,6 +195,11 @@ func newInjectionRules() *injectionRules {
 		`\b(?:note|notice|message|instructions?|reminder|action items?|directive|request|attention|p\.?s\.?|memo|hinweis|anweisung|nota|aviso|remarque)\s+(?:for|to|an|für|para|al|pour|à|a)\s+(?:the\s+|any\s+|all\s+|every\s+|your\s+|den\s+|die\s+|el\s+|la\s+|l'|\w+'s\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
 		// A vocative at the start of a line: "Assistant, please ...", "AI assistant: ..."
 		`(?m)(?:^|[.!?]\s+)[\s*\[(-]*(?:(?:dear|hey|hi|hello|attention|attn:?)\s+)?(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s*(?:[:,]|—|–| - )`,
+		// "Dear AI assistant of Mr. Kulkarni," names whose agent it is.
+		`(?m)^[\s*\[(-]*(?:dear|hey|hi|hello|attention|attn:?|to)\s+(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:of|for|at|to)\s+[\w.'’ -]{2,40}?\s*[:,]`,
+		// Speaking to the agent through its owner: "please have your mailbox
+		// agent complete the following in its reply".
+		`\b(?:please )?(?:have|let|ask|get) your (?:[\w-]+ ){0,2}`+agentWord+`\s+(?:to\s+)?(?:complete|reply|send|fill|answer|forward|share|provide|list|include)\b`,
 		// "the assistant managing this inbox", "language models reading this mailbox"
 		agentWord+`\s+(?:that\s+|who\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|managing|operating|triaging|summari[sz]ing|screening|reviewing|monitoring|sorting|filtering|routing|answering|parsing|reads|processes|handles|manages|operates|triages|summari[sz]es|sorts|filters|routes|answers|parses|checks)\s+(?:this|these|acme|the following)\b`,
 		// Speaking to whatever processes the mail: "When summarizing this email, state that ..."
@@ -242,12 +247,12 @@ func newInjectionRules() *injectionRules {
 		// than speaking to it: "I understand this inbox is handled by an AI
 		// assistant first, but could you make sure a person sees this?" asks
 		// for a human.
-		`\b(?:this|the|my|our) (?:mailbox|inbox|e-?mail|message|mail|thread|request|ticket|enquiry|inquiry)s? (?:is|are|will be|gets|get) (?:being |now |probably |likely )?(?:read|answered|handled|processed|triaged|monitored|managed|screened|run) by (?:an?|the|your|any) (?:[\w-]+[ -]){0,2}(?:`+agentWord+`|dispatcher|automation)\b`,
-		`\b(?:the |any |all |every )?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:must|should|shall|needs? to|is required to|are required to|is instructed to|are instructed to|has to|have to)\b`,
+		`\b(?:this|the|my|our|your) (?:mailbox|inbox|e-?mail|message|mail|thread|request|ticket|enquiry|inquiry)s? (?:is|are|will be|gets|get) (?:being |now |probably |likely )?(?:read|answered|handled|processed|triaged|monitored|managed|screened|run) by (?:an?|the|your|any) (?:[\w-]+[ -]){0,2}(?:`+agentWord+`|dispatcher|automation)\b`,
+		`\b(?:the |any |all |every )?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:(?:with|that have|which have|having) (?:[\w-]+ ){1,3})?(?:must|should|shall|needs? to|is required to|are required to|is instructed to|are instructed to|has to|have to)\b`,
 	)
 	add(sigAgentNoun, false, `\b`+agentWord+`\b`)
 	add(sigDirective, true,
-		`(?:^|[.:;!?,]\s+|\bplease\s+|\bpl[sz]\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\b(?:agent|assistant|bot|system|automation)s?\s+(?:must|should|shall|needs? to|is required to|has to)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|dm|do it|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use|sign|countersign|waive|assign|reassign|refund|credit|cancel|withdraw|void|reserve|submit|close|reopen|set|mark|book|declare|file)\b`,
+		`(?:^|[.:;!?,]\s+|\bplease\s+|\bpl[sz]\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\b(?:agent|assistant|bot|system|automation)s?\s+(?:(?:with|that have|having) (?:[\w-]+ ){1,3})?(?:must|should|shall|needs? to|is required to|has to)\s+|\bsimply\s+)(?:forward|send|reply|respond|email|share|dm|do it|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use|sign|countersign|waive|assign|reassign|refund|credit|cancel|withdraw|void|reserve|submit|close|reopen|set|mark|book|declare|file)\b`,
 	)
 	add(sigOverride, true,
 		`\b(?:ignore|disregard|forget|override|bypass|set aside|abandon)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+|my\s+|these\s+|those\s+)*(?:previous|prior|preceding|earlier|above|former|old|original|existing|initial|current|other|system|safety|security|standing)?\s*(?:instructions?|prompts?|rules|guidelines|guidance|directives?|policies|policy|constraints|restrictions|programming|commands?|orders|context)\b`,
@@ -303,7 +308,7 @@ func newInjectionRules() *injectionRules {
 		`\b(?:duplicate[- ]checks?|po[- ]match(?:ing)?|three[- ]way match(?:ing)?|verification|approvals?|reviews?|call-?backs?|screening|sanctions screening|id checks?)\s+(?:is|are)\s+(?:now\s+)?(?:disabled|skipped|waived|suspended|switched off|turned off|not required|no longer required)\b`,
 		`\bno need to (?:ask|confirm|check|loop|involve|notify|tell|verify|wait|bother|trouble|cc|copy)\b`,
 		`\b(?:you )?(?:don't|do not|won't) need to (?:ask|confirm|check|loop|involve|notify|tell|verify|wait for|bother|cc|copy)\b`,
-		`\b(?:human|manual|user) (?:review|approval|confirmation|check|sign-off)\s+(?:is\s+)?(?:not|isn't|is not)\s+(?:required|needed|necessary)\b`,
+		`\b(?:human|manual|user) (?:review|approval|confirmation|check|sign-off)\s+(?:[^.!?\n]{0,40}?\s)?(?:is\s+)?(?:not|isn't|is not)\s+(?:required|needed|necessary)\b`,
 		`\b(?:does not|doesn't|do not|don't) (?:need|require) (?:\w+\s+)?(?:approval|confirmation|review)\b`,
 		`\b(?:don't|do not) wait for (?:a |the )?(?:human|person|approval|confirmation|anyone|reply)`,
 		`\bskip (?:the\s+)?(?:[\w-]+\s+){0,2}(?:confirmation|approval|review|verification|call-?backs?|checks?|match|screening|escalation)\b`,
@@ -568,7 +573,10 @@ func scoreSet(s sigSet, internal bool) float64 {
 	}
 	// Forged chat or tool markup speaks to the model as much as "Dear
 	// assistant" does.
-	addressed := s.has(sigAddress) || s.has(sigAddressWk) || s.has(sigMarkup)
+	addressed := s.has(sigAddress) || s.has(sigAddressWk) || s.has(sigMarkup) ||
+		// Nobody tells a person to ignore all previous instructions: the
+		// orders beside it are for a model.
+		s.has(sigOverride) && s.has(sigOverrideAll)
 	for x := signal(0); x < numSignals; x++ {
 		if !s.has(x) {
 			continue
@@ -817,7 +825,7 @@ func (r *injectionRules) signals(p string) sigSet {
 	set := r.signalsOf(p)
 	// Orders are read only beside an address, which forged chat or tool
 	// markup is too; markup is found after the orders, so look again.
-	if set.has(sigMarkup) && !set.has(sigDirective) {
+	if (set.has(sigMarkup) || set.has(sigOverrideAll)) && !set.has(sigDirective) {
 		for _, pt := range r.patterns {
 			if pt.sig == sigDirective && pt.re.MatchString(p) {
 				set.add(sigDirective)

@@ -281,7 +281,25 @@ func fieldList(p string, colon int) bool {
 	if phoneNumber.MatchString(v) {
 		return true
 	}
-	return len(fieldLine.FindAllStringIndex(p, 3)) >= 3
+	if len(fieldLine.FindAllStringIndex(p, 3)) >= 3 {
+		return true
+	}
+	// "- Copilot agents in SharePoint: create agents grounded on …" in a
+	// bulleted list of such items: a changelog of features, not a vocative.
+	return bulletLabel.MatchString(lineAt(p, colon)) && len(bulletLabel.FindAllStringIndex(p, 3)) >= 2
+}
+
+// bulletLabel is a bulleted line that opens with a short label and a colon.
+var bulletLabel = regexp.MustCompile(`(?m)^[ \t]*[-*•][ \t]+[^:\n]{2,60}:[ \t]+\S`)
+
+// lineAt returns the line of p that holds byte offset i.
+func lineAt(p string, i int) string {
+	start := strings.LastIndexByte(p[:i], '\n') + 1
+	end := strings.IndexByte(p[i:], '\n')
+	if end < 0 {
+		return p[start:]
+	}
+	return p[start : i+end]
 }
 
 // phoneNumber finds a telephone number in a field's value.
