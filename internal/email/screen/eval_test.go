@@ -174,7 +174,7 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout16 and holdout17) have not been read,
+// The newest held-out sets (holdout18 and holdout19) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
 // the goals.
 func TestEvalSets(t *testing.T) {
@@ -276,13 +276,28 @@ func TestEvalSets(t *testing.T) {
 		// after round 14: injection 0.562 with 0.8 % false positives,
 		// lookalike 0.861 with 0.6 % (before round 6: 0.237; after rounds
 		// 12 and 13: 0.438, 0.550).
-		"holdout16": held(201, 0.56, 0.86),
+		// Read for round 15 (misses and false alarms) and for the lookalike
+		// fixes before it: 0.588 / 0.917.
+		"holdout16": held(201, 0.58, 0.91),
 		// 203 messages, an Indian-Gulf construction firm (25 languages),
 		// written blind in the sixth session and measured once after round
 		// 14: injection 0.646 with 0.8 % false positives, lookalike 0.946
 		// with none (before round 6: 0.415; after rounds 12 and 13: 0.585,
 		// 0.646).
-		"holdout17": held(203, 0.64, 0.94),
+		// Read for round 15: 0.732 at 0 % / 1.000.
+		"holdout17": held(203, 0.73, 1.0),
+		// 202 messages, a Nordic salmon farmer and seafood exporter (35 %
+		// Norwegian), written blind in the sixth session and measured once
+		// after round 15: injection 0.500 with no false positives, lookalike
+		// 0.946 with none (before round 6: 0.275; after rounds 12, 13, 14:
+		// 0.425, 0.475, 0.487).
+		"holdout18": held(202, 0.50, 0.94),
+		// 202 messages, a Latin-American university and hospital network
+		// (about half Spanish), written blind in the sixth session and
+		// measured once after round 15: injection 0.650 with 1.6 % false
+		// positives, lookalike 1.000 with 0.6 % (before round 6: 0.388;
+		// after rounds 12, 13, 14: 0.550, 0.625, 0.650).
+		"holdout19": held(202, 0.65, 1.0),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
