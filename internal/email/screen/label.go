@@ -69,7 +69,7 @@ func (r *injectionRules) labelled(p string) (ok, named bool) {
 			continue
 		}
 		label, found := clauseBefore(p[:end])
-		if !found || quotedLabel(label) || !r.labelEndsWithAgent(label) {
+		if !found || quotedLabel(label) || itemID.MatchString(label) || !r.labelEndsWithAgent(label) {
 			continue
 		}
 		ok = true
@@ -225,6 +225,11 @@ func orderFollows(s string) bool {
 	}
 	return letters >= 80 || letters >= 40 && strings.ContainsAny(s, "\n.!?。！？")
 }
+
+// itemID finds a label opened by an item number ("MC1082211 Microsoft
+// Copilot: new admin controls …", "KB5031455 …"): an entry of a digest or
+// changelog, not a vocative.
+var itemID = regexp.MustCompile(`^[\s*•-]*[a-z]{1,4}-?\d{4,}\s`)
 
 // mayLabel is a cheap test for a colon or closing bracket, before labelled
 // looks at each.

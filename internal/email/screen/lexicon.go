@@ -306,6 +306,7 @@ func (x *lexIndex) prepare(p string, quoted [][]int) *lexText {
 			continue
 		}
 		x.matchAt(t, ti)
+		compoundHit(t, ti)
 	}
 	if len(x.substr) > 0 && hasUnspacedScript(p) {
 		x.matchSubstr(t, p, inQuote)
@@ -521,6 +522,45 @@ func (t *lexText) requests() bool {
 		}
 	}
 	return false
+}
+
+// compoundSuffixes are agent words that German, Dutch and the Nordic
+// languages write at the end of a compound: "Attestasjonsroboten",
+// "innkjøpsassistenten", "Rechnungsbot". A robot or bot is an automated
+// agent by itself; an assistant or agent may be a person's job, so it
+// counts as an assistant word, needing an AI marker or an address.
+var compoundSuffixes = []struct {
+	suffix string
+	cat    lexCat
+}{
+	{"roboten", lcAgent}, {"robotten", lcAgent}, {"roboter", lcAgent}, {"robotar", lcAgent}, {"robotin", lcAgent},
+	{"boten", lcAgent}, {"botten", lcAgent}, {"bots", lcAgent},
+	{"assistenten", lcAssist}, {"assistentin", lcAssist}, {"assistent", lcAssist}, {"agenten", lcAssist},
+}
+
+// compoundHit adds the agent word a compound ends with, when the word
+// was not matched whole.
+func compoundHit(t *lexText, ti int) {
+	tok := t.toks[ti]
+	if len(tok.s) < 9 || !isASCIILetters(strings.TrimRight(tok.s, "-")) && !strings.ContainsAny(tok.s, "æøåäöü") {
+		return
+	}
+	for _, c := range compoundSuffixes {
+		// The part before the agent word must be a word of its own
+		// ("abbots" is no bot, "kvalitets-" is).
+		if !strings.HasSuffix(tok.s, c.suffix) || len(tok.s)-len(c.suffix) < 4 {
+			continue
+		}
+		for _, h := range t.hits[c.cat] {
+			if h.tok == ti {
+				return
+			}
+		}
+		if len(t.hits[c.cat]) < lexMaxHits {
+			t.hits[c.cat] = append(t.hits[c.cat], lexHit{cat: c.cat, start: tok.start, end: tok.end, sent: tok.sent, tok: ti, lineStart: tok.lineStart, quoted: tok.quoted})
+		}
+		return
+	}
 }
 
 // acts reports an unquoted lcAct imperative that no negation in its own

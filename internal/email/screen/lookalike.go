@@ -522,8 +522,18 @@ func embedsTarget(label, suffix string, t target) bool {
 	if !aligned && !glued {
 		return false
 	}
-	if glued || !strings.HasPrefix(t.kind, "brand") {
+	if glued || t.kind == "own domain" {
 		return true
+	}
+	if !strings.HasPrefix(t.kind, "brand") {
+		// A correspondent's name put after another word names a different
+		// firm as often as an imitation (medsupply-latam.com beside
+		// latam.com); imitations lead with the name, add a lure, or put a
+		// short prefix before it the way a subdomain would stand
+		// (nid-naver.com for nid.naver.com).
+		return strings.HasPrefix(flat, tflat) || slices.ContainsFunc(tokens, func(tok string) bool {
+			return isLure(tok) || len(tok) <= 3 && !strings.Contains(tflat, tok)
+		})
 	}
 	// A brand whose name is no ordinary word, as whole tokens beside words
 	// of any language on a cheap generic TLD (dhl-paket-zustellung.com):

@@ -44,21 +44,24 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@zoominfo.com", false, false},
 		{"a@pineapple.com", false, false},
 		{"a@gmail.com", false, false},
-		{"a@dhI.com", true, true},                          // capital I for l, as written
-		{"a@dhI-express.com", true, true},                  // capital I for l, and a word added
-		{"a@dhi-express.com", false, false},                // lower-case: dhi is another name
-		{"a@appleid-support.co", true, false},              // a lure glued to the brand in one word
-		{"a@pineappleid.com", false, false},                // the brand inside another word
-		{"a@acme-corpcom.net", true, false},                // own domain with its dot taken out
-		{"a@lufthansa-partnerportal.info", true, false},    // an airline and words
-		{"a@ovh.net", false, false},                        // OVH's own mail domain
-		{"a@dhi.com", false, false},                        // lower-case: a real, different company
-		{"a@DHL.com", false, false},                        // the real domain in capitals
-		{"a@linkedln.com", true, false},                    // ln for in
-		{"a@docusign-envelope.com", true, false},           // correspondent name plus a word
-		{"a@marengo-assicurazioni-secure.it", true, false}, // lead word of the name plus a lure
-		{"a@marengo-assicurazioni.it", false, false},       // lead word without a lure: maybe a sister company
-		{"a@eu.docusign.net", false, false},                // real subdomain
+		{"a@dhI.com", true, true},                              // capital I for l, as written
+		{"a@dhI-express.com", true, true},                      // capital I for l, and a word added
+		{"a@dhi-express.com", false, false},                    // lower-case: dhi is another name
+		{"a@appleid-support.co", true, false},                  // a lure glued to the brand in one word
+		{"a@pineappleid.com", false, false},                    // the brand inside another word
+		{"a@acme-corpcom.net", true, false},                    // own domain with its dot taken out
+		{"a@lufthansa-partnerportal.info", true, false},        // an airline and words
+		{"a@ovh.net", false, false},                            // OVH's own mail domain
+		{"a@fastfreight-northwindlogistics.com", false, false}, // another firm before a correspondent's name
+		{"a@northwindlogistics-billing.com", true, false},      // the name first, a word after
+		{"a@my-northwindlogistics.com", true, false},           // a short prefix, as a subdomain would stand
+		{"a@dhi.com", false, false},                            // lower-case: a real, different company
+		{"a@DHL.com", false, false},                            // the real domain in capitals
+		{"a@linkedln.com", true, false},                        // ln for in
+		{"a@docusign-envelope.com", true, false},               // correspondent name plus a word
+		{"a@marengo-assicurazioni-secure.it", true, false},     // lead word of the name plus a lure
+		{"a@marengo-assicurazioni.it", false, false},           // lead word without a lure: maybe a sister company
+		{"a@eu.docusign.net", false, false},                    // real subdomain
 		{"a@marengo-insurance.it", false, false},
 		// Round 3 (holdout3 misses read as general gaps).
 		{"a@dhl-paket-zustellung.com", true, false},  // brand token with words of any language, generic TLD
