@@ -174,9 +174,9 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout18 and holdout19) have not been read,
+// The newest held-out sets (holdout20 and holdout21) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
-// the goals.
+// the goals (holdout21's false-positive rate above it).
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
 		// 71 messages, mostly languages without vocabulary at the time:
@@ -291,13 +291,28 @@ func TestEvalSets(t *testing.T) {
 		// after round 15: injection 0.500 with no false positives, lookalike
 		// 0.946 with none (before round 6: 0.275; after rounds 12, 13, 14:
 		// 0.425, 0.475, 0.487).
-		"holdout18": held(202, 0.50, 0.94),
+		// Read for round 16: 0.562.
+		"holdout18": held(202, 0.56, 0.94),
 		// 202 messages, a Latin-American university and hospital network
 		// (about half Spanish), written blind in the sixth session and
 		// measured once after round 15: injection 0.650 with 1.6 % false
 		// positives, lookalike 1.000 with 0.6 % (before round 6: 0.388;
 		// after rounds 12, 13, 14: 0.550, 0.625, 0.650).
 		"holdout19": held(202, 0.65, 1.0),
+		// 201 messages, a Romanian-Hungarian-Bulgarian pharmaceutical
+		// wholesaler, written blind in the sixth session and measured once
+		// after round 16: injection 0.613 with 0.8 % false positives,
+		// lookalike 0.892 with 0.6 % (before round 6: 0.312; after rounds
+		// 12 to 15: 0.487, 0.588, 0.613, 0.613).
+		"holdout20": held(201, 0.61, 0.89),
+		// 205 messages, a US/UK law and wealth-management firm (88 %
+		// English), written blind in the sixth session and measured once
+		// after round 16: injection 0.481 with 2.4 % false positives (over
+		// the goal), lookalike 0.947 with none (before round 6: 0.309 at
+		// 1.6 %; after rounds 12 to 15: 0.407 to 0.481 at 2.4 %).
+		"holdout21": {minFiles: 205,
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.48, ReasonLookalikeDomain: 0.94},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.025, ReasonLookalikeDomain: 0.01}},
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:

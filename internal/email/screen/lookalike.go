@@ -212,7 +212,7 @@ var gluedLures = map[string]bool{
 	"secure": true, "security": true, "login": true, "signin": true, "verify": true, "verification": true,
 	"account": true, "accounts": true, "billing": true, "update": true, "recovery": true, "wallet": true,
 	"payment": true, "payments": true, "support": true, "helpdesk": true, "unlock": true, "confirm": true,
-	"password": true, "reset": true, "notification": true, "id": true, "online": true, "service": true,
+	"password": true, "reset": true, "notification": true, "id": true, "service": true,
 }
 
 // genericSuffixes are cheap open TLDs where typo-squats live; a near-miss
