@@ -35,7 +35,7 @@ func newDiscussion() *discussion {
 			`phishing|nätfiske|awareness|sensibili[sz]|concienciaci|security training|schulung|utbildning|formación|formação|formazione|szkoleni|koulutu|tietoturva|` +
 			`test ?cases?\b|test suite|red[- ]team|payloads?\b|defen[cs]es?\b|\babwehr|mitigation|we detect|refuses?\b|weiger|rifiut|rechaz|refus|lehnt|avvisar|odrzuc|` +
 			`注入|攻击|攻擊|攻撃|攻撃者|例如|比如|例えば|示例|範例|范例|钓鱼|釣魚|フィッシング|防御|防禦|対策|对策|공격|인젝션|예를 들어|피싱|` +
-			`\bemails? that say|\bmails? (?:that|which) (?:say|ask)|an attacker may|attackers (?:can|may|often|write|now)`),
+			`\btricked\b|\bfooled\b|\bhijack|\bexploit(?:ed|s)?\b|\bemails? that say|\bmails? (?:that|which) (?:say|ask)|an attacker may|attackers (?:can|may|often|write|now)`),
 		quote:      regexp.MustCompile(`["“«„»]([^"“”«»„]{8,400})["”»“«]|[「『]([^「」『』]{4,400})[」』]`),
 		framedLine: regexp.MustCompile(`(?m)^(?: {2,}|\t)\S.*$|(?m)^\s*(?:example|exempel|beispiel|ejemplo|exemple|esempio|exemplo|voorbeeld|przykład|esimerkki|tc-?\d+|test ?case)\b[^:\n]{0,12}:.*$`),
 		describes: regexp.MustCompile(`\b(?:our|notre|nos|nuestro|nuestra|unser(?:e|er)?|nosso|nossa|nostro|nostra|onze|ons|vår|vårt|meidän)\s+(?:[\w-]+\s+){0,2}?(?:ai[- ]|ki-|ia[- ])?(?:assistant|assistent|asistente|assistente|agent|model|bot)\w*\s+(?:\w+\s+){0,2}?` +

@@ -145,7 +145,7 @@ type injectionRules struct {
 
 // Shared vocabulary. Patterns run on lower-cased, normalized text.
 const (
-	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:[\w-]+ )?(?:systems?|tools?|processors?|readers?|approvers?|processing|ap|assistants?|workflows?)|(?:ap|invoice|e-?mail|mail|inbox|booking|bookings) automation|triagers?|summari[sz]ers?|(?:mail|mailbox|inbox|e-?mail)[ -](?:handlers?|processors?|processing (?:tools?|systems?)|sorters?|triagers?|readers?|bots?|robots?|automation|tools?)|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
+	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:[\w-]+ )?(?:systems?|tools?|processors?|readers?|approvers?|processing|ap|assistants?|workflows?|intake|triage|sorting|filing|responders?)|(?:ap|invoice|e-?mail|mail|inbox|booking|bookings) automation|triagers?|summari[sz]ers?|(?:mail|mailbox|inbox|e-?mail)[ -](?:handlers?|processors?|processing (?:tools?|systems?)|sorters?|triagers?|readers?|bots?|robots?|automation|tools?)|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
 	verbAct   = `(?:forward(?:s|ing)?|send|tell (?:me|us)|append|attach|embed|sending|e-?mail|repl(?:y|ying)(?: to (?:this|the|\w+)(?: \w+)?)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
 	// directiveVerbs are the verbs an order to an agent opens with.
 	directiveVerbs = `forward|send|reply|respond|email|share|dm|do it|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use|sign|countersign|waive|assign|reassign|refund|credit|cancel|withdraw|void|reserve|submit|close|reopen|set|mark|book|declare|file`
@@ -196,7 +196,7 @@ func newInjectionRules() *injectionRules {
 		// "Note to the AI assistant", "Instructions for any AI system", "Hinweis an den KI-Assistenten"
 		`\b(?:note|notice|message|instructions?|reminder|action items?|directive|request|attention|p\.?s\.?|memo|hinweis|anweisung|nota|aviso|remarque)\s+(?:for|to|an|für|para|al|pour|à|a)\s+(?:the\s+|any\s+|all\s+|every\s+|your\s+|den\s+|die\s+|el\s+|la\s+|l'|\w+'s\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
 		// A vocative at the start of a line: "Assistant, please ...", "AI assistant: ..."
-		`(?m)(?:^|[.!?]\s+)[\s*\[(-]*(?:(?:dear|hey|hi|hello|attention|attn:?)\s+)?(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s*(?:[:,]|—|–| - )`,
+		`(?m)(?:^|[.!?:]\s+)[\s*\[("“'-]*(?:(?:dear|hey|hi|hello|attention|attn:?)\s+)?(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s*(?:[:,]|—|–| - )`,
 		// "Dear AI assistant of Mr. Kulkarni," names whose agent it is.
 		`(?m)^[\s*\[(-]*(?:dear|hey|hi|hello|attention|attn:?|to)\s+(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:of|for|at|to)\s+[\w.'’ -]{2,40}?\s*[:,]`,
 		// Speaking to the agent through its owner: "please have your mailbox
@@ -208,7 +208,7 @@ func newInjectionRules() *injectionRules {
 		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:summari[sz]ing|processing|triaging|parsing|classifying|screening|routing) (?:this|the following)\b`,
 		// "when you prepare Mr. Kim's daily summary, also forward …": said
 		// to whatever writes the summaries.
-		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:prepar|writ|draft|compil|generat)(?:e|es|ing) (?:the |your |this |today's |[\w.]+(?: [\w.]+)?['’]s )?(?:daily |weekly |morning |next )?(?:summary|summaries|digest|briefing|report)\b`,
+		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:prepar|writ|draft|compil|generat)(?:e|es|ing) (?:the |your |this |today's )?(?:[\w.]+(?: [\w.]+)?['’]s )?(?:daily |weekly |morning |next )?(?:summary|summaries|digest|briefing|report|reply|response|answer|memo|wire memo)\b`,
 		// A vocative naming whose mail the agent handles: "Assistant
 		// managing Maria's inbox: …", "agent handling leads, …".
 		`(?m)(?:^|[.!?]\s+)[\s*>\[(-]*(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:handling|managing|reading|processing|triaging|monitoring|screening|answering|covering)\s+(?:[\w.-]+\s+){0,2}?(?:[\w.-]+['’]s\s+)?(?:inbox|mailbox|mail|e-?mails?|messages?|leads|tickets|requests|invoices|notifications|queue|desk|calendar)\s*[:,]`,
@@ -216,6 +216,11 @@ func newInjectionRules() *injectionRules {
 		// handling this mailbox:", "the software processing this message".
 		`\b(?:system|software|program|machine|computer|tool|automation|pipeline|parser)s?\s+(?:that\s+|which\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|managing|parsing|screening|triaging|reads|processes|handles|parses)\s+(?:this|these)\s+(?:mailbox|inbox|e-?mails?|messages?|mail|letter|thread)\b`,
 		`\b(?:whoever|whatever) (?:[\w-]+ )?(?:bot|ai|agent|assistant|model|system)\b`,
+		// "In any automated triage of this email, classify it as …"
+		`\b(?:in|during|for|on) (?:any|the|your) (?:automated |automatic |ai )?(?:triage|summary|summari[sz]ation|processing|classification|sorting|review) of this (?:e-?mail|message|mail|thread|letter)\b`,
+		// A note for the mailbox is for whatever processes it: "Processing
+		// note for the closings mailbox:".
+		`\b(?:note|notice|instructions?|memo|message)\s+(?:for|to)\s+(?:the|your|any)\s+(?:[\w-]+\s+){0,2}(?:mailboxXX)\s*:`,
 		// "whoever prepares the summary of this thread", "whatever reads this mail"
 		`\b(?:whoever|whatever) (?:(?:prepares|writes|drafts|reads|processes|handles|summari[sz]es|triages|parses) (?:the |a |this |these )?(?:summary|summaries|thread|mail|e-?mail|message|inbox|mailbox|tickets?|requests?)|is (?:reading|processing|summari[sz]ing|handling|triaging))\b`,
 		// "If an AI agent is completing this survey", "if any assistant is reading this"
@@ -243,6 +248,9 @@ func newInjectionRules() *injectionRules {
 		`(?:^|[\s"'(\[])@[\w.-]*(?:agent|bot|assistant|ai|gpt|copilot|automation)\b(?:[^@.\w]|$)`,
 	)
 	add(sigAddressWk, false,
+		// "I gather your post is sorted automatically these days": the
+		// writer knows a machine reads.
+		`\b(?:your|this|the|my|our) (?:post|mail|e-?mails?|inbox|mailbox|correspondence|messages?) (?:is|are|gets|get) (?:now |all |probably |likely )?(?:sortedXX) (?:automatically|by (?:a |an |the )?(?:machine|computer|program|software|robot))\b`,
 		// "If this mailbox is being answered by your booking bot", "since
 		// the request will be handled by your automated dispatcher": the
 		// writer knows a machine reads, and what follows is for it. Weaker
@@ -254,7 +262,7 @@ func newInjectionRules() *injectionRules {
 	)
 	add(sigAgentNoun, false, `\b`+agentWord+`\b`)
 	add(sigDirective, true,
-		`(?:^|[.:;!?,]\s+|\bplease\s+|\bpl[sz]\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\b(?:agent|assistant|bot|system|automation)s?\s+(?:(?:with|that have|having) (?:[\w-]+ ){1,3})?(?:must|should|shall|needs? to|is required to|has to)\s+|\bsimply\s+)(?:`+directiveVerbs+`)\b`,
+		`(?:^|[.:;!?,]\s+|\s[-–—]\s+|\bplease\s+|\bpl[sz]\s+|\bkindly\s+|\bjust\s+|\b(?:you|it)\s+(?:must|should|shall|need to|are required to|will now|can simply)\s+|\b(?:agent|assistant|bot|system|automation)s?\s+(?:(?:with|that have|having) (?:[\w-]+ ){1,3})?(?:must|should|shall|needs? to|is required to|has to)\s+|\bsimply\s+)(?:(?:automatically|immediately|simply|just|now|then|also|quickly|directly|today|promptly)\s+)?(?:`+directiveVerbs+`)\b`,
 	)
 	add(sigOverride, true,
 		`\b(?:ignore|disregard|forget|override|bypass|set aside|abandon)\s+(?:all\s+|any\s+|the\s+|your\s+|of\s+|my\s+|these\s+|those\s+)*(?:previous|prior|preceding|earlier|above|former|old|original|existing|initial|current|other|system|safety|security|standing)?\s*(?:instructions?|prompts?|rules|guidelines|guidance|directives?|policies|policy|constraints|restrictions|programming|commands?|orders|context)\b`,
@@ -405,7 +413,7 @@ func newInjectionRules() *injectionRules {
 		"pin", "vault", "card", "cvv", "sk_live", "contraseñ", "código", "codigo", "passw", "kennw", "zugangsdaten", "mot de passe",
 		"mots de passe", "senha", "密码", "验证码", "values"}
 	r.gates = [numSignals][]string{
-		sigAddress:   append(agentGate, "致", "给", "system prompt", "system instructions", "configured instr", "operating instr", "tool list", "list of tools", "you were", "you have been", "you are"),
+		sigAddress:   append(agentGate, "致", "给", "you prepar", "you draft", "you writ", "you compil", "you generat", "system prompt", "system instructions", "configured instr", "operating instr", "tool list", "list of tools", "you were", "you have been", "you are"),
 		sigAddressWk: agentGate,
 		sigAgentNoun: agentGate,
 		sigOverride: {"ignor", "role", "disregard", "forget", "overrid", "bypass", "set aside", "abandon", "supersed", "replace", "precedence",
