@@ -208,7 +208,7 @@ func newInjectionRules() *injectionRules {
 		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:summari[sz]ing|processing|triaging|parsing|classifying|screening|routing) (?:this|the following)\b`,
 		// "when you prepare Mr. Kim's daily summary, also forward …": said
 		// to whatever writes the summaries.
-		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:prepar|writ|draft|compil|generat)(?:e|es|ing) (?:the |your |this |today's )?(?:[\w.]+(?: [\w.]+)?['’]s )?(?:daily |weekly |morning |next )?(?:summary|summaries|digest|briefing|report|reply|response|answer|memo|wire memo)\b`,
+		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:prepar|writ|draft|compil|generat)(?:e|es|ing) (?:the |your |this |today's )?(?:[\w.]+(?: [\w.]+)?['’]s )?(?:daily |weekly |morning |next )?(?:summary|summaries|digest|briefing)\b`,
 		// A vocative naming whose mail the agent handles: "Assistant
 		// managing Maria's inbox: …", "agent handling leads, …".
 		`(?m)(?:^|[.!?]\s+)[\s*>\[(-]*(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:handling|managing|reading|processing|triaging|monitoring|screening|answering|covering)\s+(?:[\w.-]+\s+){0,2}?(?:[\w.-]+['’]s\s+)?(?:inbox|mailbox|mail|e-?mails?|messages?|leads|tickets|requests|invoices|notifications|queue|desk|calendar)\s*[:,]`,
