@@ -174,9 +174,9 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout20 and holdout21) have not been read,
+// The newest held-out sets (holdout22 and holdout23) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
-// the goals (holdout21's false-positive rate above it).
+// the goals.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
 		// 71 messages, mostly languages without vocabulary at the time:
@@ -304,15 +304,27 @@ func TestEvalSets(t *testing.T) {
 		// after round 16: injection 0.613 with 0.8 % false positives,
 		// lookalike 0.892 with 0.6 % (before round 6: 0.312; after rounds
 		// 12 to 15: 0.487, 0.588, 0.613, 0.613).
-		"holdout20": held(201, 0.61, 0.89),
+		// Read for round 17: 0.625.
+		"holdout20": held(201, 0.62, 0.89),
 		// 205 messages, a US/UK law and wealth-management firm (88 %
 		// English), written blind in the sixth session and measured once
 		// after round 16: injection 0.481 with 2.4 % false positives (over
 		// the goal), lookalike 0.947 with none (before round 6: 0.309 at
 		// 1.6 %; after rounds 12 to 15: 0.407 to 0.481 at 2.4 %).
-		"holdout21": {minFiles: 205,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.48, ReasonLookalikeDomain: 0.94},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.025, ReasonLookalikeDomain: 0.01}},
+		// Read for round 17: 0.543 at 1.6 %.
+		"holdout21": held(205, 0.54, 0.94),
+		// 212 messages, an Australian-Canadian outdoor-gear marketplace (85 %
+		// English), written blind in the sixth session and measured once
+		// after round 17: injection 0.713 with 0.8 % false positives,
+		// lookalike 0.973 with none (before round 6: 0.350; after rounds 12
+		// to 16: 0.625 to 0.700).
+		"holdout22": held(212, 0.71, 0.97),
+		// 201 messages, an Indian IT-services and BPO firm (78 % English),
+		// written blind in the sixth session and measured once after round
+		// 17: injection 0.588 with 1.7 % false positives, lookalike 0.917
+		// with none (before round 6: 0.450; after rounds 12 to 16: 0.550 to
+		// 0.575).
+		"holdout23": held(201, 0.58, 0.91),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
