@@ -218,9 +218,6 @@ func newInjectionRules() *injectionRules {
 		`\b(?:whoever|whatever) (?:[\w-]+ )?(?:bot|ai|agent|assistant|model|system)\b`,
 		// "In any automated triage of this email, classify it as …"
 		`\b(?:in|during|for|on) (?:any|the|your) (?:automated |automatic |ai )?(?:triage|summary|summari[sz]ation|processing|classification|sorting|review) of this (?:e-?mail|message|mail|thread|letter)\b`,
-		// A note for the mailbox is for whatever processes it: "Processing
-		// note for the closings mailbox:".
-		`\b(?:note|notice|instructions?|memo|message)\s+(?:for|to)\s+(?:the|your|any)\s+(?:[\w-]+\s+){0,2}(?:mailboxXX)\s*:`,
 		// "whoever prepares the summary of this thread", "whatever reads this mail"
 		`\b(?:whoever|whatever) (?:(?:prepares|writes|drafts|reads|processes|handles|summari[sz]es|triages|parses) (?:the |a |this |these )?(?:summary|summaries|thread|mail|e-?mail|message|inbox|mailbox|tickets?|requests?)|is (?:reading|processing|summari[sz]ing|handling|triaging))\b`,
 		// "If an AI agent is completing this survey", "if any assistant is reading this"
@@ -248,9 +245,6 @@ func newInjectionRules() *injectionRules {
 		`(?:^|[\s"'(\[])@[\w.-]*(?:agent|bot|assistant|ai|gpt|copilot|automation)\b(?:[^@.\w]|$)`,
 	)
 	add(sigAddressWk, false,
-		// "I gather your post is sorted automatically these days": the
-		// writer knows a machine reads.
-		`\b(?:your|this|the|my|our) (?:post|mail|e-?mails?|inbox|mailbox|correspondence|messages?) (?:is|are|gets|get) (?:now |all |probably |likely )?(?:sortedXX) (?:automatically|by (?:a |an |the )?(?:machine|computer|program|software|robot))\b`,
 		// "If this mailbox is being answered by your booking bot", "since
 		// the request will be handled by your automated dispatcher": the
 		// writer knows a machine reads, and what follows is for it. Weaker

@@ -525,10 +525,11 @@ func (t *lexText) requests() bool {
 }
 
 // compoundSuffixes are agent words that German, Dutch and the Nordic
-// languages write at the end of a compound: "Attestasjonsroboten",
-// "innkjøpsassistenten", "Rechnungsbot". A robot or bot is an automated
+// languages write at the end of a compound: "attestasjonsroboten",
+// "innkjøpsassistenten", "fakturaroboten". A robot or bot is an automated
 // agent by itself; an assistant or agent may be a person's job, so it
-// counts as an assistant word, needing an AI marker or an address.
+// counts as an assistant word, needing an AI marker or an address. A bare
+// "-bot" is left out: German ends "Angebot" and "Verbot" with it.
 var compoundSuffixes = []struct {
 	suffix string
 	cat    lexCat
