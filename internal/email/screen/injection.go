@@ -145,10 +145,10 @@ type injectionRules struct {
 
 // Shared vocabulary. Patterns run on lower-cased, normalized text.
 const (
-	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:[\w-]+ )?(?:systems?|tools?|processors?|readers?|approvers?|processing|ap|assistants?|workflows?|intake|triage|sorting|filing|responders?)|(?:ap|invoice|e-?mail|mail|inbox|booking|bookings) automation|triagers?|summari[sz]ers?|(?:mail|mailbox|inbox|e-?mail)[ -](?:handlers?|processors?|processing (?:tools?|systems?)|sorters?|triagers?|readers?|bots?|robots?|automation|tools?)|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
+	agentWord = `(?:ai|a\.i\.|llms?|gpts?|chatbots?|bots?|copilots?|language models?|assistants?|agents?|models?|ai[ -]systems?|automated (?:[\w-]+ )?(?:systems?|tools?|processors?|readers?|approvers?|handlers?|processing|ap|assistants?|workflows?|intake|triage|sorting|filing|responders?|support)|(?:[\w-]+ )?processing (?:systems?|tools?|software|engines?)|(?:ap|invoice|e-?mail|mail|inbox|booking|bookings) automation|triagers?|summari[sz]ers?|(?:mail|mailbox|inbox|e-?mail)[ -](?:handlers?|processors?|processing (?:tools?|systems?)|sorters?|triagers?|readers?|bots?|robots?|automation|tools?)|ki[- ]?assistent(?:en)?|asistente(?: de ia| virtual)?|assistente(?: de ia| virtual| ia)?|assistant(?:e)? (?:ia|virtuel)|ai助手|ai助理|人工智能助手|aiアシスタント)`
 	verbAct   = `(?:forward(?:s|ing)?|send|tell (?:me|us)|append|attach|embed|sending|e-?mail|repl(?:y|ying)(?: to (?:this|the|\w+)(?: \w+)?)? with|respond with|share|paste|include|export|compile|collect|upload|post|leak|reveal|disclose|provide|give|list|copy|transfer|dump|retrieve|look up|gather|envi[aá]r?|env[ií]e(?:los)?|env[ií]alos|reenv[ií]a(?:r|los)?|sende[n]?|weiterleiten|leite \w+ weiter|schicke[n]?|envoie[rz]?|transf[eé]re[rz]?|encaminh[ae]r?|inoltra(?:re)?|转发|发送|发给|提供)`
 	// directiveVerbs are the verbs an order to an agent opens with.
-	directiveVerbs = `forward|send|reply|respond|email|share|dm|do it|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use|sign|countersign|waive|assign|reassign|refund|credit|cancel|withdraw|void|reserve|submit|close|reopen|set|mark|book|declare|file`
+	directiveVerbs = `forward|send|flag|classify|dismiss|reply|respond|email|share|dm|do it|paste|include|export|compile|collect|search|look up|list|read|call|execute|run|accept|approve|confirm|create|add|update|change|transfer|pay|wire|issue|delete|remove|mark|rank|recommend|note|summari[sz]e|describe|tell|generate|register|book|disable|grant|process|release|verify|provide|give|decode|apply|carry out|follow|treat|ignore|disregard|make sure|ensure|schedule|move|archive|download|open|click|visit|log in|sign in|buy|purchase|order|record|let|render|append|attach|embed|insert|fetch|load|tag|state|say|write|use|sign|countersign|waive|assign|reassign|refund|credit|cancel|withdraw|void|reserve|submit|close|reopen|set|mark|book|declare|file`
 	secretObj      = `(?:passwords?|passcodes?|credentials?|api[ _-]?keys?|secret(?:s| keys?| values?)?|access tokens?|tokens?|(?:one[- ]time|verification|login|log-in|security|sign[- ]in|2fa|mfa|otp|totp|authentication|authenticator|reset|confirmation|six[- ]digit|6[- ]digit)\s+(?:codes?|links?|e-?mails?|mails?|entry|pins?)|(?:entry|door|gate|garage|alarm|access|building|lockbox|keypad|key ?safe)\s+(?:codes?|pins?)|totp|2fa codes?|mfa codes?|otp|pins?|vault|private keys?|ssh keys?|card (?:number|details)|cvv|security codes?|sk_live|contraseñas?|c[oó]digos?|passw[oö]rt(?:er)?|kennw[oö]rter|zugangsdaten|mots? de passe|senhas?|密码|验证码)`
 	// systemWord is "system" in other languages, for forged system blocks
 	// ("### ΣΥΣΤΗΜΑ ###", "[SISTEMA]:").
@@ -196,16 +196,19 @@ func newInjectionRules() *injectionRules {
 		// "Note to the AI assistant", "Instructions for any AI system", "Hinweis an den KI-Assistenten"
 		`\b(?:note|notice|message|instructions?|reminder|action items?|directive|request|attention|p\.?s\.?|memo|hinweis|anweisung|nota|aviso|remarque)\s+(?:for|to|an|für|para|al|pour|à|a)\s+(?:the\s+|any\s+|all\s+|every\s+|your\s+|den\s+|die\s+|el\s+|la\s+|l'|\w+'s\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\b`,
 		// A vocative at the start of a line: "Assistant, please ...", "AI assistant: ..."
-		`(?m)(?:^|[.!?:]\s+)[\s*\[("“'-]*(?:(?:dear|hey|hi|hello|attention|attn:?)\s+)?(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s*(?:[:,]|—|–| - )`,
+		`(?m)(?:^|[.!?:—–]\s+)[\s*\[("“'-]*(?:(?:dear|hey|hi|hello|attention|attn:?)\s+)?(?:the\s+)?(?:[\w'’-]+[ -]){0,2}`+agentWord+`\s*(?:[:,]|—|–| - )`,
+		// "Hi team (and the payouts agent)," greets the agent among others.
+		`\b(?:hi|hello|dear|hey)\s+[\w ]{0,20}\((?:and|incl\.?|including|cc|also)\s+(?:the\s+|your\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\)`,
 		// "Dear AI assistant of Mr. Kulkarni," names whose agent it is.
 		`(?m)^[\s*\[(-]*(?:dear|hey|hi|hello|attention|attn:?|to)\s+(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:of|for|at|to)\s+[\w.'’ -]{2,40}?\s*[:,]`,
 		// Speaking to the agent through its owner: "please have your mailbox
 		// agent complete the following in its reply".
 		`\b(?:please )?(?:have|let|ask|get) your (?:[\w-]+ ){0,2}`+agentWord+`\s+(?:to\s+)?(?:complete|reply|send|fill|answer|forward|share|provide|list|include)\b`,
+		`\bplease (?:have|ask|get) your (?:[\w-]+ ){0,2}(?:`+agentWord+`|automation|workflow)\s+(?:to\s+)?[\w-]+`,
 		// "the assistant managing this inbox", "language models reading this mailbox"
 		agentWord+`\s+(?:that\s+|who\s+)?(?:is\s+|are\s+)?(?:reading|processing|handling|managing|operating|triaging|summari[sz]ing|screening|reviewing|monitoring|sorting|filtering|routing|answering|parsing|reads|processes|handles|manages|operates|triages|summari[sz]es|sorts|filters|routes|answers|parses|checks)\s+(?:this|these|acme|the following)\b`,
 		// Speaking to whatever processes the mail: "When summarizing this email, state that ..."
-		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:summari[sz]ing|processing|triaging|parsing|classifying|screening|routing) (?:this|the following)\b`,
+		`\b(?:when|while|before|after|if) (?:you(?:'re| are)? )?(?:summari[sz]ing|processing|triaging|parsing|classifying|screening|routing|sorting)(?: (?:or|and) (?:summari[sz]ing|processing|triaging|parsing|classifying|screening|routing|sorting|reading))? (?:this|the following|these)\b`,
 		// "when you prepare Mr. Kim's daily summary, also forward …": said
 		// to whatever writes the summaries.
 		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:prepar|writ|draft|compil|generat)(?:e|es|ing) (?:the |your |this |today's )?(?:[\w.]+(?: [\w.]+)?['’]s )?(?:daily |weekly |morning |next )?(?:summary|summaries|digest|briefing)\b`,
@@ -252,7 +255,7 @@ func newInjectionRules() *injectionRules {
 		// assistant first, but could you make sure a person sees this?" asks
 		// for a human.
 		`\b(?:this|the|my|our|your) (?:mailbox|inbox|e-?mail|message|mail|thread|request|ticket|enquiry|inquiry)s? (?:is|are|will be|gets|get) (?:being |now |probably |likely )?(?:read|answered|handled|processed|triaged|monitored|managed|screened|run) by (?:an?|the|your|any) (?:[\w-]+[ -]){0,2}(?:`+agentWord+`|dispatcher|automation)\b`,
-		`\b(?:the |any |all |every )?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:(?:with|that have|which have|having) (?:[\w-]+ ){1,3})?(?:must|should|shall|needs? to|is required to|are required to|is instructed to|are instructed to|has to|have to)\b`,
+		`\b(?:the |any |all |every )?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:(?:with|that have|which have|having|of|for|in|on) (?:[\w-]+ ){1,3})?(?:must|should|shall|needs? to|is required to|are required to|is instructed to|are instructed to|has to|have to)\b`,
 	)
 	add(sigAgentNoun, false, `\b`+agentWord+`\b`)
 	add(sigDirective, true,
@@ -310,7 +313,10 @@ func newInjectionRules() *injectionRules {
 		// Safeguards declared off: "duplicate-check and PO-match are
 		// disabled for this category".
 		`\b(?:duplicate[- ]checks?|po[- ]match(?:ing)?|three[- ]way match(?:ing)?|verification|approvals?|reviews?|call-?backs?|screening|sanctions screening|id checks?)\s+(?:is|are)\s+(?:now\s+)?(?:disabled|skipped|waived|suspended|switched off|turned off|not required|no longer required)\b`,
-		`\bno need to (?:ask|confirm|check|loop|involve|notify|tell|verify|wait|bother|trouble|cc|copy)\b`,
+		`\bno need to (?:ask|confirm|check|loop|involve|notify|tell|verify|wait|bother|trouble|cc|copy|route (?:this|it) (?:through|via|past))\b`,
+		// Keeping it from the owner's summary: "leave them out of the daily
+		// fraud summary".
+		`\bleave (?:it|this|them|these|this (?:e-?mail|message|thread)) out of (?:the |your |his |her |their |any )?(?:[\w-]+ ){0,2}(?:summary|summaries|digest|report|briefing|overview)\b`,
 		`\b(?:you )?(?:don't|do not|won't) need to (?:ask|confirm|check|loop|involve|notify|tell|verify|wait for|bother|cc|copy)\b`,
 		`\b(?:human|manual|user) (?:review|approval|confirmation|check|sign-off)\s+(?:[^.!?\n]{0,40}?\s)?(?:is\s+)?(?:not|isn't|is not)\s+(?:required|needed|necessary)\b`,
 		`\b(?:does not|doesn't|do not|don't) (?:need|require) (?:\w+\s+)?(?:approval|confirmation|review)\b`,
@@ -407,7 +413,7 @@ func newInjectionRules() *injectionRules {
 		"pin", "vault", "card", "cvv", "sk_live", "contraseñ", "código", "codigo", "passw", "kennw", "zugangsdaten", "mot de passe",
 		"mots de passe", "senha", "密码", "验证码", "values"}
 	r.gates = [numSignals][]string{
-		sigAddress:   append(agentGate, "致", "给", "you prepar", "you draft", "you writ", "you compil", "you generat", "system prompt", "system instructions", "configured instr", "operating instr", "tool list", "list of tools", "you were", "you have been", "you are"),
+		sigAddress:   append(agentGate, "致", "给", "have your", "ask your", "get your", "you prepar", "you draft", "you writ", "you compil", "you generat", "system prompt", "system instructions", "configured instr", "operating instr", "tool list", "list of tools", "you were", "you have been", "you are"),
 		sigAddressWk: agentGate,
 		sigAgentNoun: agentGate,
 		sigOverride: {"ignor", "role", "disregard", "forget", "overrid", "bypass", "set aside", "abandon", "supersed", "replace", "precedence",
@@ -419,7 +425,7 @@ func newInjectionRules() *injectionRules {
 			"compile", "collect", "upload", "post", "leak", "reveal", "disclose", "provide", "give", "list", "copy", "transfer", "dump",
 			"retrieve", "look up", "gather", "envi", "reenv", "sende", "weiterleit", "leite", "schick", "envoie", "transf", "encaminh",
 			"inoltr", "转发", "发送", "发给", "提供"},
-		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress", "delete", "false", "off", "none", ": no", "=no", "\"no", "waived", "suspended",
+		sigConceal: {"not", "n't", "never", "without", "no ", "human", "manual", "user", "skip", "disable", "turn off", "suppress", "delete", "false", "off", "none", ": no", "=no", "\"no", "waived", "suspended", "leave ",
 			"bypass", "keep", "treat", "informe", "ohne", "niemand", "sans", "ne ", "不要", "无需", "不需要", "不必"},
 		sigMarkup: {"<", "[", "【", "\"tool", "\"function", "#", "end of", "begin ", "new instruction", "tool", "function", "\"role", "--", "==", "**",
 			"agent_", "agent-", "assistant_", "assistant-", "ai_", "ai-", "bot_", "llm_", "model_", "_for_", "-for-", "_to_", "-to-",
