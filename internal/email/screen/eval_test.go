@@ -174,7 +174,7 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout22 and holdout23) have not been read,
+// The newest held-out sets (holdout24 and holdout25) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
 // the goals.
 func TestEvalSets(t *testing.T) {
@@ -318,13 +318,27 @@ func TestEvalSets(t *testing.T) {
 		// after round 17: injection 0.713 with 0.8 % false positives,
 		// lookalike 0.973 with none (before round 6: 0.350; after rounds 12
 		// to 16: 0.625 to 0.700).
-		"holdout22": held(212, 0.71, 0.97),
+		// Read for round 18: 0.787.
+		"holdout22": held(212, 0.78, 0.97),
 		// 201 messages, an Indian IT-services and BPO firm (78 % English),
 		// written blind in the sixth session and measured once after round
 		// 17: injection 0.588 with 1.7 % false positives, lookalike 0.917
 		// with none (before round 6: 0.450; after rounds 12 to 16: 0.550 to
 		// 0.575).
-		"holdout23": held(201, 0.58, 0.91),
+		// Read for round 18: 0.600.
+		"holdout23": held(201, 0.60, 0.91),
+		// 202 messages, a US medical-billing company (87 % English), written
+		// blind in the sixth session and measured once after round 18:
+		// injection 0.662 with 1.6 % false positives, lookalike 0.947 with
+		// none (before round 6: 0.412; after round 12: 0.662; rounds 13 to
+		// 18 added nothing).
+		"holdout24": held(202, 0.66, 0.94),
+		// 201 messages, a German-Austrian-Swiss automation maker (62 %
+		// German), written blind in the sixth session and measured once
+		// after round 18: injection 0.543 with 1.7 % false positives,
+		// lookalike 0.971 with none (before round 6: 0.333; after rounds 12
+		// to 17: 0.457 to 0.543).
+		"holdout25": held(201, 0.54, 0.97),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
