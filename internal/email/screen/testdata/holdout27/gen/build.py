@@ -96,11 +96,13 @@ def attachment(a):
     return p
 
 
-def addr_header(v):
+def addr_header(v, cs="utf-8"):
     if isinstance(v, tuple):
         name, addr = v
         if is_ascii(name):
             return formataddr((name, addr))
+        if cs.lower() != "utf-8":
+            return "%s <%s>" % (ew(name, cs), addr)
         return formataddr((name, addr), charset="utf-8")
     return v
 
@@ -155,7 +157,7 @@ def build(i, m):
         hdrs.append(("Authentication-Results", s))
     for k, v in (m.get("pre") or []):
         hdrs.append((k, v))
-    hdrs.append(("From", addr_header(frm)))
+    hdrs.append(("From", addr_header(frm, m.get("subj_charset", "utf-8"))))
     to = m["to"]
     hdrs.append(("To", ", ".join(addr_header(t) for t in to) if isinstance(to, list) else addr_header(to)))
     if m.get("cc"):
@@ -169,7 +171,7 @@ def build(i, m):
     else:
         hdrs.append(("Subject", ew(subj, m.get("subj_charset", "utf-8"), m.get("subj_enc", "B"))))
     tz = TZS[m.get("tz", "IST")]
-    d = BASE + datetime.timedelta(hours=i * 7 + (i * 37) % 11, minutes=(i * 53) % 60)
+    d = BASE + datetime.timedelta(hours=i * 3 + (i * 37) % 11, minutes=(i * 53) % 60)
     d = d.replace(tzinfo=datetime.timezone(datetime.timedelta(hours=tz[0], minutes=tz[1] if tz[0] >= 0 else -tz[1])))
     hdrs.append(("Date", m.get("date") or format_datetime(d)))
     h = hashlib.sha1(("h27-%d-%s" % (i, subj)).encode()).hexdigest()
@@ -210,7 +212,10 @@ def main():
         if f.endswith(".eml"):
             os.remove(os.path.join(OUT, f))
     import build as B
-    labels = [build(i + 1, m) for i, m in enumerate(B.MSGS)]
+    import random
+    msgs = list(B.MSGS)
+    random.Random(27).shuffle(msgs)  # interleave categories
+    labels = [build(i + 1, m) for i, m in enumerate(msgs)]
     with open(os.path.join(OUT, "labels.jsonl"), "w", encoding="utf-8") as f:
         for l in labels:
             f.write(json.dumps(l, ensure_ascii=False) + "\n")
