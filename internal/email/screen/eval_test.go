@@ -174,9 +174,9 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout24 and holdout25) have not been read,
+// The newest held-out sets (holdout24 to holdout27) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
-// the goals.
+// the goals (holdout26's false-positive rate above it).
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
 		// 71 messages, mostly languages without vocabulary at the time:
@@ -339,6 +339,22 @@ func TestEvalSets(t *testing.T) {
 		// lookalike 0.971 with none (before round 6: 0.333; after rounds 12
 		// to 17: 0.457 to 0.543).
 		"holdout25": held(201, 0.54, 0.97),
+		// 200 messages, an Ethiopian-Nigerian-Somali agribusiness (48 %
+		// English; Amharic, Hausa, Yoruba, Somali, Oromo, Igbo), written
+		// blind in the sixth session and measured once after the ten word
+		// tables that followed round 18: injection 0.575 with 2.5 % false
+		// positives (over the goal), lookalike 0.971 with none (before round
+		// 6: 0.300; after round 12: 0.463; after round 18: 0.550).
+		"holdout26": {minFiles: 200,
+			floor:   map[Reason]float64{ReasonPromptInjection: 0.57, ReasonLookalikeDomain: 0.97},
+			ceiling: map[Reason]float64{ReasonPromptInjection: 0.026, ReasonLookalikeDomain: 0.01}},
+		// 204 messages, a South-Indian and Nepali hospital network (50 %
+		// English; Malayalam, Nepali, Telugu, Tamil, Kannada, Punjabi),
+		// written blind in the sixth session and measured once after the
+		// same tables: injection 0.475 with 0.8 % false positives, lookalike
+		// 1.000 with none (before round 6: 0.250; after round 12: 0.425;
+		// after round 18: 0.450).
+		"holdout27": held(204, 0.47, 1.0),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
