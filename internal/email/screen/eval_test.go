@@ -165,6 +165,14 @@ func held(minFiles int, injection, lookalike float64) setBounds {
 	return b
 }
 
+// heldOver is held for a set whose unseen injection false-positive rate
+// was over the goal: that rate is its ceiling, so it may not get worse.
+func heldOver(minFiles int, injection, lookalike, injectionFPR float64) setBounds {
+	b := held(minFiles, injection, lookalike)
+	b.ceiling[ReasonPromptInjection] = injectionFPR
+	return b
+}
+
 // bounds builds setBounds for injection and lookalike recall floors.
 func bounds(minFiles int, injection, lookalike float64) setBounds {
 	return setBounds{minFiles: minFiles, floor: map[Reason]float64{ReasonPromptInjection: injection, ReasonLookalikeDomain: lookalike}}
@@ -202,9 +210,7 @@ func TestEvalSets(t *testing.T) {
 		// with 0.6 %.
 		// Rounds 6 to 8 (from holdout6-8's misses) raised it to 0.782 / 1.000,
 		// round 13 to 0.795.
-		"holdout5": {minFiles: 209,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.79, ReasonLookalikeDomain: 0.96},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.025, ReasonLookalikeDomain: 0.01}},
+		"holdout5": heldOver(209, 0.79, 0.96, 0.025),
 		// 201 messages, a German-Japanese machinery maker, written blind
 		// in the third session and measured once: injection 0.600 with
 		// 1.7 % false positives, lookalike 0.917 with none. Read for round
@@ -345,9 +351,7 @@ func TestEvalSets(t *testing.T) {
 		// tables that followed round 18: injection 0.575 with 2.5 % false
 		// positives (over the goal), lookalike 0.971 with none (before round
 		// 6: 0.300; after round 12: 0.463; after round 18: 0.550).
-		"holdout26": {minFiles: 200,
-			floor:   map[Reason]float64{ReasonPromptInjection: 0.57, ReasonLookalikeDomain: 0.97},
-			ceiling: map[Reason]float64{ReasonPromptInjection: 0.026, ReasonLookalikeDomain: 0.01}},
+		"holdout26": heldOver(200, 0.57, 0.97, 0.026),
 		// 204 messages, a South-Indian and Nepali hospital network (50 %
 		// English; Malayalam, Nepali, Telugu, Tamil, Kannada, Punjabi),
 		// written blind in the sixth session and measured once after the
