@@ -85,3 +85,5 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+replace github.com/jhillyerd/enmime/v2 => ./third_party/enmime
