@@ -79,6 +79,12 @@ func StartBinary(t testing.TB, bin, dir, httpAddr string, args ...string) *exec.
 // addr, without STARTTLS (test servers have self-signed certificates). A
 // refusal comes back as a *textproto.Error carrying the reply code.
 func SendMail(addr, from string, to []string, raw string) error {
+	return SendMails(addr, from, to, []string{raw})
+}
+
+// SendMails sends each of raws (CRLF line endings) from from to to, one after
+// another in one SMTP session on addr.
+func SendMails(addr, from string, to []string, raws []string) error {
 	c, err := smtp.Dial(addr)
 	if err != nil {
 		return err
@@ -87,23 +93,25 @@ func SendMail(addr, from string, to []string, raw string) error {
 	if err := c.Hello("client.test"); err != nil {
 		return err
 	}
-	if err := c.Mail(from); err != nil {
-		return err
-	}
-	for _, r := range to {
-		if err := c.Rcpt(r); err != nil {
+	for _, raw := range raws {
+		if err := c.Mail(from); err != nil {
 			return err
 		}
-	}
-	w, err := c.Data()
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write([]byte(raw)); err != nil {
-		return err
-	}
-	if err := w.Close(); err != nil {
-		return err
+		for _, r := range to {
+			if err := c.Rcpt(r); err != nil {
+				return err
+			}
+		}
+		w, err := c.Data()
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write([]byte(raw)); err != nil {
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
 	}
 	return c.Quit()
 }

@@ -529,6 +529,41 @@ func TestEventsWaitExtract(t *testing.T) {
 	})
 }
 
+// TestWaitFindsMailBehindOtherMail checks that wait and extract find the
+// matching mail however much other mail arrived after since first (they
+// read the inbox in pages of 200).
+func TestWaitFindsMailBehindOtherMail(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a := env.NewAgent("busy", auth.EmailRead)
+		since := time.Now().Add(-time.Second).UTC().Format(time.RFC3339Nano)
+		const noise = 205
+		msgs := make([]string, noise)
+		for i := range msgs {
+			msgs[i] = strings.ReplaceAll(mail("news@noise.example", a.Address, fmt.Sprintf("Newsletter %d", i), "Nothing to sign in with here."), "\n", "\r\n")
+		}
+		for len(msgs) > 0 { // sessions of 50: the server takes 100 per connection
+			n := min(50, len(msgs))
+			if err := apptest.SendMails(env.SMTPAddr(), "news@noise.example", []string{a.Address}, msgs[:n]); err != nil {
+				t.Fatal(err)
+			}
+			msgs = msgs[n:]
+		}
+		mustSend(t, env, "no-reply@target.example", []string{a.Address},
+			mail("no-reply@target.example", a.Address, "Your code", "Your verification code is 135790."))
+		w := env.Must(200, env.Do("POST", "/api/v1/inboxes/"+a.InboxID+"/wait", a.Token,
+			map[string]any{"from": "target.example", "since": since, "wait_seconds": 15})).JSON()
+		if m, _ := w["message"].(map[string]any); m == nil || m["subject"] != "Your code" {
+			t.Fatalf("wait behind %d other mails: %v", noise, w)
+		}
+		// Without a sender filter, extract skips the mail without a code.
+		c := env.Must(200, env.Do("POST", "/api/v1/inboxes/"+a.InboxID+"/extract/code", a.Token,
+			map[string]any{"since": since, "wait_seconds": 15})).JSON()
+		if c["code"] != "135790" {
+			t.Fatalf("extract behind %d other mails: %v", noise, c)
+		}
+	})
+}
+
 // TestBadInput checks 400 answers with the envelope.
 func TestBadInput(t *testing.T) {
 	env := apptest.Start(t, 0)

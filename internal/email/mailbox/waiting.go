@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -226,34 +227,76 @@ func (s *Service) waitFor(ctx context.Context, p *auth.Principal, inboxID string
 
 // findMail returns the oldest matching inbound message received after
 // q.Since that is not held in quarantine (and, for extract, carries a code
-// or link).
+// or link). It reads the inbox in pages until one matches: the sender
+// filter is applied here, so any number of other mail may come first.
 func (s *Service) findMail(ctx context.Context, in inboxRow, q MailQuery, needCode bool) (*matched, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, from_address, code, link, blob_path FROM messages
-		WHERE inbox_id = $1 AND direction = 'inbound' AND quarantined = FALSE AND received_at > $2
-		ORDER BY received_at, id LIMIT 200`, in.ID, store.Micros(q.Since))
+	afterAt, afterID := store.Micros(q.Since), ""
+	for {
+		cands, more, err := s.mailPage(ctx, in, q, afterAt, afterID)
+		if err != nil {
+			return nil, err
+		}
+		m, err := s.firstMatch(ctx, in, cands, needCode)
+		if err != nil || m != nil || more == nil {
+			return m, err
+		}
+		afterAt, afterID = more.at, more.id
+	}
+}
+
+// findMailPage is how many messages findMail reads at a time.
+const findMailPage = 200
+
+type candidate struct {
+	id, blob   string
+	code, link sql.NullString
+}
+
+type pagePos struct {
+	at int64
+	id string
+}
+
+// mailPage returns the candidates (sender filter applied) among the next
+// page of inbound mail after (afterAt, afterID), and where the page ended
+// when there may be more.
+func (s *Service) mailPage(ctx context.Context, in inboxRow, q MailQuery, afterAt int64, afterID string) ([]candidate, *pagePos, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, received_at, from_address, code, link, blob_path FROM messages
+		WHERE inbox_id = $1 AND direction = 'inbound' AND quarantined = FALSE
+		AND (received_at > $2 OR (received_at = $2 AND id > $3))
+		ORDER BY received_at, id LIMIT `+strconv.Itoa(findMailPage), in.ID, afterAt, afterID)
 	if err != nil {
-		return nil, fmt.Errorf("find mail: %w", err)
+		return nil, nil, fmt.Errorf("find mail: %w", err)
 	}
-	type candidate struct {
-		id, blob   string
-		code, link sql.NullString
-	}
+	defer rows.Close()
 	var cands []candidate
+	var last pagePos
+	n := 0
 	for rows.Next() {
 		var c candidate
 		var from string
-		if err := rows.Scan(&c.id, &from, &c.code, &c.link, &c.blob); err != nil {
-			rows.Close()
-			return nil, err
+		if err := rows.Scan(&c.id, &last.at, &from, &c.code, &c.link, &c.blob); err != nil {
+			return nil, nil, err
 		}
+		last.id = c.id
+		n++
 		if q.matches(from) {
 			cands = append(cands, c)
 		}
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	if n < findMailPage {
+		return cands, nil, nil
+	}
+	return cands, &last, nil
+}
+
+// firstMatch returns the first of cands that is still there and, when
+// needCode, carries a code or link.
+func (s *Service) firstMatch(ctx context.Context, in inboxRow, cands []candidate, needCode bool) (*matched, error) {
+	var err error
 	for _, c := range cands {
 		code, link := c.code.String, c.link.String
 		if needCode {
