@@ -122,7 +122,9 @@ func Parse(raw []byte) (*Parsed, error) {
 	)
 	env, err := parser.ReadEnvelope(bytes.NewReader(raw))
 	if err != nil {
-		return parseFallback(raw, err), nil
+		p := parseFallback(raw, err)
+		p.makeStorable()
+		return p, nil
 	}
 
 	p := &Parsed{Header: textproto.MIMEHeader(env.Root.Header)}
@@ -157,7 +159,39 @@ func Parse(raw []byte) (*Parsed, error) {
 	if p.Attachments == nil {
 		p.Attachments = []Attachment{}
 	}
+	p.makeStorable()
 	return p, nil
+}
+
+// makeStorable leaves no NUL and no invalid UTF-8 in any string of p: a
+// mail may carry both anywhere, and PostgreSQL's text columns refuse them
+// (the message would get 250 and never be stored). Bodies keep the place of
+// a NUL as U+FFFD, as an HTML parser would; header values lose control
+// characters (cleanHeaderText).
+func (p *Parsed) makeStorable() {
+	body := func(s string) string {
+		return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+	}
+	p.Text, p.HTML = body(p.Text), body(p.HTML)
+	p.Subject = cleanHeaderText(p.Subject)
+	p.MessageID, p.InReplyTo = cleanHeaderText(p.MessageID), cleanHeaderText(p.InReplyTo)
+	for i := range p.References {
+		p.References[i] = cleanHeaderText(p.References[i])
+	}
+	addr := func(a *Address) { a.Name, a.Address = cleanHeaderText(a.Name), cleanHeaderText(a.Address) }
+	addr(&p.From)
+	for _, list := range [][]Address{p.To, p.Cc, p.ReplyTo} {
+		for i := range list {
+			addr(&list[i])
+		}
+	}
+	for i := range p.Attachments {
+		a := &p.Attachments[i]
+		a.Filename, a.ContentType, a.ContentID = cleanHeaderText(a.Filename), cleanHeaderText(a.ContentType), cleanHeaderText(a.ContentID)
+	}
+	for i := range p.Warnings {
+		p.Warnings[i] = cleanHeaderText(p.Warnings[i])
+	}
 }
 
 // rootAsBody shows a message whose whole body enmime took for an attachment

@@ -211,8 +211,8 @@ func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []b
 		ip = env.RemoteIP.String()
 	}
 	row := queueRow{ID: id, BlobPath: mailbox.DBPrefix + path.Join("inbound", now.Format("2006/01/02"), id+".eml"),
-		Size: int64(len(raw)), SHA256: hex.EncodeToString(sum[:]), RemoteIP: ip, Helo: env.Helo,
-		MailFrom: env.MailFrom, Recipients: string(rcpts), TLS: env.TLS, ReceivedAt: store.Micros(env.ReceivedAt),
+		Size: int64(len(raw)), SHA256: hex.EncodeToString(sum[:]), RemoteIP: ip, Helo: storable(env.Helo),
+		MailFrom: storable(env.MailFrom), Recipients: string(rcpts), TLS: env.TLS, ReceivedAt: store.Micros(env.ReceivedAt),
 		ClaimedUntil: store.Micros(now.Add(p.cfg.Lease))}
 	if row.ReceivedAt == 0 {
 		row.ReceivedAt = store.Micros(now)
@@ -236,6 +236,14 @@ func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []b
 		p.release(&row)
 	}
 	return nil
+}
+
+// storable makes an envelope value a client sent (HELO name, MAIL FROM)
+// fit a text column: go-smtp passes any bytes through, and PostgreSQL
+// refuses NUL and invalid UTF-8, which would turn a sender's typo into a
+// temporary failure on our side.
+func storable(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "")
 }
 
 // maxInMemory bounds the raw bytes handed to workers in memory; beyond it a

@@ -1,0 +1,80 @@
+package inbound_test
+
+import (
+	"net/smtp"
+	"strings"
+	"testing"
+
+	"github.com/agentsvc/agentsvc/internal/apptest"
+	"github.com/agentsvc/agentsvc/internal/auth"
+)
+
+// TestHostileBytesStored sends mail with NUL bytes and bytes that are not
+// UTF-8 in the body, the headers and the envelope. Each got 250, so each must
+// be stored and readable, on SQLite and on PostgreSQL (whose text columns
+// refuse NUL and invalid UTF-8).
+func TestHostileBytesStored(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a := env.NewAgent("hostile", auth.EmailRead)
+		hdr := "From: a@example.com\r\nTo: " + a.Address + "\r\n"
+		cases := []struct{ name, helo, from, raw string }{
+			{"NUL in text", "client.test", "a@example.com", hdr + "Subject: nul text\r\n\r\nbody with \x00 nul \x00 bytes\r\n"},
+			{"NUL in HTML", "client.test", "a@example.com", hdr + "Subject: nul html\r\nContent-Type: text/html\r\n\r\n<p>a\x00b</p>\r\n"},
+			{"NUL in headers", "client.test", "a@example.com", "From: \"N\x00me\" <a@example.com>\r\nTo: \"B\x00b\" <" + a.Address + ">\r\n" +
+				"Subject: nul headers\r\nMessage-ID: <x\x00y@example.com>\r\nIn-Reply-To: <p\x00q@example.com>\r\nReferences: <r\x00s@example.com>\r\n" +
+				"MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=bb\r\n\r\n--bb\r\nContent-Type: text/plain\r\n\r\nhi\r\n" +
+				"--bb\r\nContent-Type: text/plain; name=\"f\x00.txt\"\r\nContent-Disposition: attachment; filename=\"f\x00.txt\"\r\nContent-ID: <c\x00id@x>\r\n\r\ndata\x00\r\n--bb--\r\n"},
+			{"bad UTF-8 in headers", "client.test", "a@example.com", "From: J\xf6rg <a@example.com>\r\nTo: " + a.Address + "\r\nSubject: latin1 \xdcberraschung\r\n" +
+				"Message-ID: <\xff@example.com>\r\n\r\nbody \xff\xfe\r\n"},
+			{"bad bytes in HELO", "cl\xffient\x00.test", "a@example.com", hdr + "Subject: helo bytes\r\n\r\nhello\r\n"},
+			{"bad bytes in MAIL FROM", "client.test", "b\xff\x00@example.com", hdr + "Subject: mail from bytes\r\n\r\nhello\r\n"},
+		}
+		for _, c := range cases {
+			if err := sendRaw(env.SMTPAddr(), c.helo, c.from, a.Address, c.raw); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+		}
+		data := waitStored(t, env, a, len(cases))
+		for _, m := range data {
+			id := m.(map[string]any)["id"].(string)
+			r := env.Do("GET", "/api/v1/messages/"+id, a.Token, nil)
+			if r.Status != 200 {
+				t.Errorf("GET %s: %d %s", id, r.Status, r.Body)
+				continue
+			}
+			if strings.ContainsRune(string(r.Body), 0) || strings.Contains(string(r.Body), `\u0000`) {
+				t.Errorf("message %s shows a NUL: %s", id, r.Body)
+			}
+		}
+	})
+}
+
+// sendRaw sends raw (CRLF line endings) with the given HELO name and
+// envelope sender, which SendMail fixes.
+func sendRaw(addr, helo, from, to, raw string) error {
+	c, err := smtp.Dial(addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Hello(helo); err != nil {
+		return err
+	}
+	if err := c.Mail(from); err != nil {
+		return err
+	}
+	if err := c.Rcpt(to); err != nil {
+		return err
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write([]byte(raw)); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
+}
