@@ -1,7 +1,9 @@
 package inbound_test
 
 import (
+	"fmt"
 	"net/smtp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,4 +79,33 @@ func sendRaw(addr, helo, from, to, raw string) error {
 		return err
 	}
 	return c.Quit()
+}
+
+// TestAttachmentsInMailOrder checks that attachments are listed in the order
+// of the mail's parts (twelve, so that part 10 must follow part 9).
+func TestAttachmentsInMailOrder(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a := env.NewAgent("order", auth.EmailRead)
+		var b strings.Builder
+		b.WriteString("From: a@example.com\r\nTo: " + a.Address + "\r\nSubject: twelve files\r\nMIME-Version: 1.0\r\n" +
+			"Content-Type: multipart/mixed; boundary=bb\r\n\r\n--bb\r\nContent-Type: text/plain\r\n\r\nsee the files\r\n")
+		var want []string
+		for i := 1; i <= 12; i++ {
+			name := fmt.Sprintf("%d.txt", i)
+			want = append(want, name)
+			b.WriteString("--bb\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename=" + name + "\r\n\r\nfile " + name + "\r\n")
+		}
+		b.WriteString("--bb--\r\n")
+		if err := sendRaw(env.SMTPAddr(), "client.test", "a@example.com", a.Address, b.String()); err != nil {
+			t.Fatal(err)
+		}
+		id := waitStored(t, env, a, 1)[0].(map[string]any)["id"].(string)
+		var got []string
+		for _, att := range env.Must(200, env.Do("GET", "/api/v1/messages/"+id, a.Token, nil)).JSON()["attachments"].([]any) {
+			got = append(got, att.(map[string]any)["filename"].(string))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("attachments in order %v, want %v", got, want)
+		}
+	})
 }
