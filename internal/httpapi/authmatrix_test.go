@@ -134,6 +134,10 @@ var matrix = map[string]matrixRow{
 		return target{path: "/api/v1/threads/" + f.mail(f.agent, true, "").thread + "/release",
 			foreignPath: "/api/v1/threads/" + f.mail(f.foreign, true, "").thread + "/release"}
 	}},
+	"POST /api/v1/threads/{id}/team-read": {200, func(f *fixture) target {
+		return target{path: "/api/v1/threads/" + f.mail(f.agent, false, "").thread + "/team-read", body: `{"read":true}`,
+			foreignPath: "/api/v1/threads/" + f.mail(f.foreign, false, "").thread + "/team-read"}
+	}},
 }
 
 var foreignKeys = map[*apptest.Env]string{}

@@ -116,6 +116,7 @@ func New(deps Deps, opts Options) *Server {
 	s.registerVault()
 	s.registerMailbox()
 	s.registerMailEvents()
+	s.registerTeamRead()
 	s.registerMachines()
 	if deps.Outbound != nil {
 		s.registerOutbound()
