@@ -59,7 +59,7 @@ type listThreadsIn struct {
 	ID string `path:"id" doc:"Inbox id (inb_…)."`
 	PageParams
 	Folder     string `query:"folder" enum:"inbox,archive,trash,spam,quarantine," doc:"Folder to list (default inbox)."`
-	Query      string `query:"query" maxLength:"500" doc:"Free text over subjects, sender names and addresses, and snippets: every word must occur (whole words, case-insensitive)."`
+	Query      string `query:"query" maxLength:"500" doc:"Free text over subjects, sender names and addresses, and snippets: every word must occur (whole words, case-insensitive). Mail held in quarantine is found by subject and sender only (its snippet is withheld) until it is released."`
 	UnreadOnly bool   `query:"unread_only" doc:"Only threads the agent has not read."`
 	Label      string `query:"label" maxLength:"64" doc:"Only threads carrying this label (exact match)."`
 }
@@ -253,7 +253,8 @@ func (s *Server) registerMailbox() {
 	register(s, huma.Operation{OperationID: "updateThread", Method: http.MethodPatch, Path: "/api/v1/threads/{id}", Tags: tags,
 		Summary: "Move, mark or label a thread",
 		Description: "Sets the agent's read flag and adds or removes labels (email:read); moving to another folder (`inbox`, `archive`, `trash`, `spam`) " +
-			"also needs email:send (403 otherwise). `quarantine` can be neither chosen nor left this way (400 / 409). Appends `thread.updated` when something changed."},
+			"also needs email:send (403 otherwise). `quarantine` can be neither chosen nor left this way (400 / 409). Appends `thread.updated` when something changed " +
+			"(`data.changes`: `folder`, `read`, `labels`); for a thread in quarantine it reaches webhooks only, redacted for key-created endpoints."},
 		agentWith(auth.EmailRead), func(ctx context.Context, in *patchThreadIn) (*threadOut, error) {
 			t, err := mb().UpdateThread(ctx, auth.FromContext(ctx), in.ID, mailbox.ThreadUpdate{
 				Folder: in.Body.Folder, Read: in.Body.Read, AddLabels: in.Body.AddLabels, RemoveLabels: in.Body.RemoveLabels})

@@ -61,9 +61,11 @@ func (s *Server) registerMailEvents() {
 	register(s, huma.Operation{OperationID: "inboxEvents", Method: http.MethodGet, Path: "/api/v1/inboxes/{id}/events", Tags: tags,
 		Summary: "Inbox events (long-poll)",
 		Description: "Events of the inbox after `cursor`: `message.received` (new inbound mail, delivered or flagged; also when a team member " +
-			"releases held mail) and `thread.updated` (folder, labels or read state changed). Without `cursor` it starts from now on. " +
+			"releases held mail) and `thread.updated` (folder, labels or read state changed, by a PATCH or by mail joining the thread: an archived " +
+			"thread back in inbox, the read flag cleared, labels of a send; `data.changes` names what changed). Without `cursor` it starts from now on. " +
 			"With `wait` it answers as soon as an event arrives (on any server node) or after `wait` seconds with an empty `data`. " +
-			"Mail held in quarantine produces no event for agents."},
+			"Mail held in quarantine produces no event for agents, nor does a change to a thread in quarantine (release appends " +
+			"`message.received` and `thread.updated`)."},
 		agentWith(auth.EmailRead), func(ctx context.Context, in *inboxEventsIn) (*inboxEventsOut, error) {
 			if err := validInbox(in.ID); err != nil {
 				return nil, err

@@ -107,7 +107,8 @@ func (s *Server) registerWebhooks() {
 			"(an address literal or a name resolving to loopback, private, link-local, multicast or metadata addresses is refused; " +
 			"the address is checked again at every connection). The answer carries `secret` (whsec_…) once: deliveries are signed " +
 			"with it (X-Service-Signature). Endpoints created by an organization key receive SMS events only if the key holds " +
-			"`phone:manage`, social events only with `social:manage`, and quarantined mail without sender, subject and snippet. " +
+			"`phone:manage`, social events only with `social:manage`, and quarantined mail (`message.quarantined`, `sms.quarantined`, and " +
+			"`thread.updated` of a thread in quarantine) without sender, subject and snippet. " +
 			"At most 20 endpoints per organization (409 `conflict`).",
 		DefaultStatus: http.StatusCreated},
 		manage, func(ctx context.Context, in *createWebhookIn) (*createWebhookOut, error) {

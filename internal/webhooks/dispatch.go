@@ -60,16 +60,16 @@ func (e WebhookEndpoint) matches(typ, inboxID string) bool {
 	return e.takes(typ)
 }
 
-// redacts says whether the endpoint gets events of the type redacted.
-func redacts(e WebhookEndpoint, typ string) bool {
-	return quarantined(typ) && e.creatorType != "member"
+// redacts says whether the endpoint gets the event redacted.
+func redacts(e WebhookEndpoint, ev events.Event) bool {
+	return quarantined(ev) && e.creatorType != "member"
 }
 
 // bodyFor is the body an endpoint gets for an event: quarantined mail and
 // SMS lose their sender, subject and snippet for key-created endpoints.
 func bodyFor(e WebhookEndpoint, ev events.Event) ([]byte, error) {
 	data := ev.Data
-	if redacts(e, ev.Type) {
+	if redacts(e, ev) {
 		data = maps.Clone(ev.Data)
 		for _, f := range redactedFields {
 			delete(data, f)
@@ -154,7 +154,7 @@ func (s *Service) fanOutTx(ctx context.Context, tx *store.Tx, orgID string, pl *
 					status, due = StatusSkipped, 0
 				}
 				form := 0
-				if redacts(*ep, ev.Type) {
+				if redacts(*ep, ev) {
 					form = 1
 				}
 				if bodies[form] == nil {

@@ -3,6 +3,7 @@ package webhooks_test
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -110,6 +111,57 @@ func TestEveryEventType(t *testing.T) {
 			if seen[g.Body["id"]] > 1 {
 				t.Errorf("event %v delivered twice", g.Body["id"])
 			}
+		}
+	})
+}
+
+// TestQuarantinedThreadUpdatedRedacted checks that thread.updated of a
+// thread in quarantine (labels set on held mail) reaches a key-created
+// endpoint without the held mail's subject, like message.quarantined, and a
+// member-created one whole; after release the thread's events are whole.
+func TestQuarantinedThreadUpdatedRedacted(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		keyRc := newReceiver(t, nowFunc)
+		memberRc := newReceiver(t, nowFunc)
+		only := []string{"thread.updated"}
+		ep := createEndpoint(t, env, env.Creds.OrgKey, map[string]any{"url": keyRc.srv.URL, "event_types": only})
+		keyRc.set(ep.Secret, nil)
+		member := auth.NewPrincipal(auth.KindMember, env.Creds.OrganizationID, "", "mem_test", "owner", nil)
+		mep, err := env.App.Webhooks.Create(context.Background(), member, webhooks.NewEndpoint{URL: memberRc.srv.URL, EventTypes: only})
+		if err != nil {
+			t.Fatal(err)
+		}
+		memberRc.set(mep.Secret, nil)
+
+		agent := env.NewAgent("heldhook", auth.AgentScopes...)
+		env.Must(201, env.Do("POST", "/api/v1/inboxes/"+agent.InboxID+"/sender-rules", agent.Token,
+			map[string]any{"kind": "block", "pattern": "@blocked.example"}))
+		sendMail(t, env, "mallory@blocked.example", agent.Address, "Secret subject", "quarantine me")
+		var thread string
+		eventually(t, "the held message", func() bool {
+			data := env.Must(200, env.Do("GET", "/api/v1/inboxes/"+agent.InboxID+"/threads?folder=quarantine", agent.Token, nil)).JSON()["data"].([]any)
+			if len(data) == 1 {
+				thread = data[0].(map[string]any)["id"].(string)
+			}
+			return thread != ""
+		})
+		env.Must(200, env.Do("PATCH", "/api/v1/threads/"+thread, agent.Token, map[string]any{"add_labels": []string{"suspect"}}))
+
+		kd := keyRc.waitType("thread.updated").Body["data"].(map[string]any)
+		if _, ok := kd["subject"]; ok {
+			t.Errorf("key-created endpoint got the subject of held mail: %v", kd)
+		}
+		if kd["thread_id"] != thread || kd["folder"] != "quarantine" || fmt.Sprint(kd["changes"]) != "[labels]" {
+			t.Errorf("redacted thread.updated: %v", kd)
+		}
+		if md := memberRc.waitType("thread.updated").Body["data"].(map[string]any); md["subject"] != "Secret subject" {
+			t.Errorf("member-created endpoint: %v", md)
+		}
+
+		env.Must(200, env.Do("POST", "/api/v1/threads/"+thread+"/release", env.Creds.OrgKey, nil))
+		eventually(t, "thread.updated of the release", func() bool { return len(keyRc.all()) == 2 })
+		if rd := keyRc.all()[1].Body["data"].(map[string]any); rd["folder"] != "inbox" || rd["subject"] != "Secret subject" {
+			t.Errorf("thread.updated after release: %v", rd)
 		}
 	})
 }

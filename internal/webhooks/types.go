@@ -48,9 +48,20 @@ func isSMS(t string) bool    { return strings.HasPrefix(t, "sms.") }
 func isSocial(t string) bool { return strings.HasPrefix(t, "social.") }
 func known(t string) bool    { return slices.Contains(AllTypes(), t) }
 
-// quarantinedTypes reach key-created endpoints with sender, subject and
-// snippet removed.
-func quarantined(t string) bool { return t == events.MessageQuarantined || t == SMSQuarantined }
+// quarantined says whether an event is about quarantined mail or SMS:
+// those reach key-created endpoints with sender, subject and snippet
+// removed. Besides the quarantine types themselves, that is thread.updated
+// of a thread in quarantine (a label or read flag set on held mail), whose
+// data carries the held mail's subject.
+func quarantined(ev events.Event) bool {
+	switch ev.Type {
+	case events.MessageQuarantined, SMSQuarantined:
+		return true
+	case events.ThreadUpdated:
+		return ev.Data["folder"] == "quarantine"
+	}
+	return false
+}
 
 // redactedFields are removed from the data of quarantined events for
 // endpoints created by an organization key.

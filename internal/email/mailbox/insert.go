@@ -206,6 +206,11 @@ func (b *Batch) Insert(ctx context.Context, tx *store.Tx, r *Rendered) (Stored, 
 		threadSnippet = ""
 	}
 	unread := n.Direction == Inbound
+	// changes lists what joining an existing thread changed that the agent
+	// sees (the PATCH path's names): decided from values already at hand,
+	// so the hot path reads nothing more when nothing changed.
+	var changes []string
+	joined := th != nil
 	if th == nil {
 		folder := FolderInbox
 		if n.Quarantined {
@@ -234,6 +239,12 @@ func (b *Batch) Insert(ctx context.Context, tx *store.Tx, r *Rendered) (Stored, 
 		if err != nil {
 			return Stored{}, fmt.Errorf("update thread: %w", err)
 		}
+		if folder != th.Folder {
+			changes = append(changes, "folder")
+		}
+		if unread && th.AgentRead {
+			changes = append(changes, "read")
+		}
 		th.Folder = folder
 	}
 
@@ -259,10 +270,18 @@ func (b *Batch) Insert(ctx context.Context, tx *store.Tx, r *Rendered) (Stored, 
 			return Stored{}, fmt.Errorf("insert attachment: %w", err)
 		}
 	}
+	labelsAdded := false
 	for _, l := range n.Labels {
-		if err := addLabel(ctx, tx, th.ID, l); err != nil {
+		added, err := addLabelTo(ctx, tx, th.ID, l)
+		if err != nil {
 			return Stored{}, err
 		}
+		labelsAdded = labelsAdded || added
+	}
+	// Labels on a thread this message starts are part of its creation, not
+	// a change of it.
+	if labelsAdded && joined {
+		changes = append(changes, "labels")
 	}
 	if !n.Quarantined && (n.Direction == Outbound || n.Screening.Verdict == "clean") {
 		for _, d := range correspondentDomains(n.Direction, p) {
@@ -295,6 +314,18 @@ func (b *Batch) Insert(ctx context.Context, tx *store.Tx, r *Rendered) (Stored, 
 			typ = events.MessageQuarantined
 		}
 		if _, err := events.Append(ctx, tx, n.OrgID, n.InboxID, typ, messageEventData(m)); err != nil {
+			return Stored{}, err
+		}
+	}
+	// The reference's thread.updated (folder, labels or read state changed),
+	// in the same transaction as the change. Only then is the thread read
+	// back, for the payload the PATCH path sends.
+	if len(changes) > 0 {
+		t, err := getThread(ctx, tx, n.OrgID, th.ID)
+		if err != nil {
+			return Stored{}, err
+		}
+		if _, err := events.Append(ctx, tx, n.OrgID, n.InboxID, events.ThreadUpdated, threadEventData(t, changes)); err != nil {
 			return Stored{}, err
 		}
 	}
@@ -363,6 +394,9 @@ func messageEventData(m MessageSummary) map[string]any {
 type threadRow struct {
 	ID, Folder     string
 	Correspondents []string
+	// AgentRead is the agent's read flag before the message joins: new
+	// inbound mail clearing it is a thread change (thread.updated).
+	AgentRead bool
 }
 
 // findThread picks the thread a new message joins, or nil for a new one.
@@ -390,9 +424,9 @@ func findThread(ctx context.Context, tx *store.Tx, n NewMessage, corr []string, 
 	for _, ref := range refs {
 		var th threadRow
 		var corrs string
-		err := tx.QueryRowContext(ctx, `SELECT t.id, t.folder, t.correspondents FROM messages m JOIN threads t ON t.id = m.thread_id
+		err := tx.QueryRowContext(ctx, `SELECT t.id, t.folder, t.correspondents, t.agent_read FROM messages m JOIN threads t ON t.id = m.thread_id
 			WHERE m.inbox_id = $1 AND m.header_message_id = $2 AND t.folder <> 'quarantine' ORDER BY m.id DESC LIMIT 1`, n.InboxID, ref).
-			Scan(&th.ID, &th.Folder, &corrs)
+			Scan(&th.ID, &th.Folder, &corrs, &th.AgentRead)
 		if err == nil {
 			th.Correspondents = splitFields(corrs)
 			return &th, nil
@@ -405,7 +439,7 @@ func findThread(ctx context.Context, tx *store.Tx, n NewMessage, corr []string, 
 	if ns == "" {
 		return nil, nil
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, folder, correspondents FROM threads
+	rows, err := tx.QueryContext(ctx, `SELECT id, folder, correspondents, agent_read FROM threads
 		WHERE inbox_id = $1 AND normalized_subject = $2 AND folder <> 'quarantine' AND last_message_at >= $3
 		ORDER BY last_message_at DESC LIMIT 10`, n.InboxID, ns, store.Micros(now.Add(-ThreadWindow)))
 	if err != nil {
@@ -423,7 +457,7 @@ func findThread(ctx context.Context, tx *store.Tx, n NewMessage, corr []string, 
 	for rows.Next() {
 		var th threadRow
 		var corrs string
-		if err := rows.Scan(&th.ID, &th.Folder, &corrs); err != nil {
+		if err := rows.Scan(&th.ID, &th.Folder, &corrs, &th.AgentRead); err != nil {
 			return nil, err
 		}
 		th.Correspondents = splitFields(corrs)

@@ -253,15 +253,26 @@ func NormalizeLabel(l string) (string, error) {
 }
 
 func addLabel(ctx context.Context, tx *store.Tx, threadID, label string) error {
+	_, err := addLabelTo(ctx, tx, threadID, label)
+	return err
+}
+
+// addLabelTo adds a label to a thread and says whether the thread lacked it
+// (the statement's row count, so no read is needed to know).
+func addLabelTo(ctx context.Context, tx *store.Tx, threadID, label string) (bool, error) {
 	l, err := NormalizeLabel(label)
 	if err != nil {
-		return err
+		return false, err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO thread_labels (thread_id, label) VALUES ($1, $2) ON CONFLICT (thread_id, label) DO NOTHING`, threadID, l)
+	res, err := tx.ExecContext(ctx, `INSERT INTO thread_labels (thread_id, label) VALUES ($1, $2) ON CONFLICT (thread_id, label) DO NOTHING`, threadID, l)
 	if err != nil {
-		return fmt.Errorf("add label: %w", err)
+		return false, fmt.Errorf("add label: %w", err)
 	}
-	return nil
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("add label: %w", err)
+	}
+	return n > 0, nil
 }
 
 // UpdateThread changes a thread's folder, the agent's read flag and labels.

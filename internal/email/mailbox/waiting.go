@@ -25,6 +25,19 @@ const MaxWait = 25 * time.Second
 // as message.quarantined to webhooks only; agents learn of it when released.
 var EventTypes = []string{events.MessageReceived, events.ThreadUpdated}
 
+// forAgent says whether the inbox events API shows e: one of EventTypes,
+// and nothing about mail held in quarantine ("Mail held in quarantine
+// produces no event for agents"). A label or read flag set on a thread in
+// quarantine appends thread.updated for webhooks, but the agent cannot act
+// on held mail, and the event would carry its subject; release appends
+// thread.updated with folder inbox, which the agent sees.
+func forAgent(e events.Event) bool {
+	if !slices.Contains(EventTypes, e.Type) {
+		return false
+	}
+	return e.Type != events.ThreadUpdated || e.Data["folder"] != FolderQuarantine
+}
+
 const eventPage = 100
 
 // EventsResult is one answer of the events API.
@@ -68,7 +81,7 @@ func (s *Service) Events(ctx context.Context, p *auth.Principal, inboxID string,
 		for len(evs) > 0 {
 			res.Next = evs[len(evs)-1].Seq
 			for _, e := range evs {
-				if slices.Contains(EventTypes, e.Type) {
+				if forAgent(e) {
 					res.Events = append(res.Events, e)
 				}
 			}
@@ -92,7 +105,7 @@ func (s *Service) Events(ctx context.Context, p *auth.Principal, inboxID string,
 				continue // re-read the log
 			}
 			for _, e := range got {
-				if e.Seq > res.Next && slices.Contains(EventTypes, e.Type) {
+				if e.Seq > res.Next && forAgent(e) {
 					res.Events = append(res.Events, e)
 				}
 			}
