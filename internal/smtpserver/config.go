@@ -33,8 +33,23 @@ type Config struct {
 	// (default 10); MaxConns bounds all connections (default 1000).
 	MaxConnsPerIP int
 	MaxConns      int
-	// MaxLineLength bounds a command or message line (default 4000 bytes;
-	// RFC 5321 allows 1000, but real mail often exceeds it).
+	// MaxFailedRecipients bounds the RCPTs of one connection that the
+	// Backend refuses as unknown (550 5.1.1) or not ours (550 5.7.1)
+	// (default 20). The next RCPT, whatever its address, gets 421 4.7.0
+	// and the connection is closed, so that a client cannot probe the
+	// directory of addresses (directory harvesting) at full speed.
+	MaxFailedRecipients int
+	// MaxLineLength bounds one line of a command or of message data sent
+	// with DATA: go-smtp applies a single limit to both (and none inside
+	// BDAT chunks). The default, 1 MiB, is generous because real mail
+	// carries long unwrapped lines (HTML on one line, base64 without
+	// breaks) far beyond RFC 5321's 1000, and such mail must be stored,
+	// not refused; MaxMessageBytes still bounds the message as a whole. A
+	// command line costs at most this much memory per connection, much
+	// less than the message buffer. It must be at least 8 KiB: go-smtp
+	// counts the bytes of a BDAT chunk that it reads ahead with the BDAT
+	// command (up to 4 KiB) against this limit, together with the command
+	// line that follows the chunk.
 	MaxLineLength int
 
 	// ReadTimeout bounds the wait for each command and for each read of
@@ -57,18 +72,23 @@ type Config struct {
 
 // Defaults for zero Config fields.
 const (
-	DefaultMaxMessageBytes    = 25 << 20
-	DefaultMaxRecipients      = 100
-	DefaultMaxMessagesPerConn = 100
-	DefaultMaxConnsPerIP      = 10
-	DefaultMaxConns           = 1000
-	DefaultMaxLineLength      = 4000
-	DefaultReadTimeout        = 5 * time.Minute
-	DefaultWriteTimeout       = time.Minute
-	DefaultDataTimeout        = 10 * time.Minute
-	DefaultCheckTimeout       = 30 * time.Second
-	DefaultDeliverTimeout     = 5 * time.Minute
+	DefaultMaxMessageBytes     = 25 << 20
+	DefaultMaxRecipients       = 100
+	DefaultMaxMessagesPerConn  = 100
+	DefaultMaxConnsPerIP       = 10
+	DefaultMaxConns            = 1000
+	DefaultMaxFailedRecipients = 20
+	DefaultMaxLineLength       = 1 << 20
+	DefaultReadTimeout         = 5 * time.Minute
+	DefaultWriteTimeout        = time.Minute
+	DefaultDataTimeout         = 10 * time.Minute
+	DefaultCheckTimeout        = 30 * time.Second
+	DefaultDeliverTimeout      = 5 * time.Minute
 )
+
+// MinMaxLineLength is the smallest MaxLineLength Validate accepts (see
+// MaxLineLength).
+const MinMaxLineLength = 8 << 10
 
 // Validate reports every problem with c, joined.
 func (c Config) Validate() error {
@@ -85,6 +105,7 @@ func (c Config) Validate() error {
 		{"max messages per connection", int64(c.MaxMessagesPerConn)},
 		{"max connections per IP", int64(c.MaxConnsPerIP)},
 		{"max connections", int64(c.MaxConns)},
+		{"max failed recipients", int64(c.MaxFailedRecipients)},
 		{"max line length", int64(c.MaxLineLength)},
 		{"read timeout", int64(c.ReadTimeout)},
 		{"write timeout", int64(c.WriteTimeout)},
@@ -96,8 +117,8 @@ func (c Config) Validate() error {
 			errs = append(errs, fmt.Errorf("smtp: %s must not be negative", f.name))
 		}
 	}
-	if c.MaxLineLength > 0 && c.MaxLineLength < 1000 {
-		errs = append(errs, fmt.Errorf("smtp: max line length %d is below the 1000 RFC 5321 requires", c.MaxLineLength))
+	if c.MaxLineLength > 0 && c.MaxLineLength < MinMaxLineLength {
+		errs = append(errs, fmt.Errorf("smtp: max line length %d is below %d (RFC 5321 requires 1000, and go-smtp counts up to 4 KiB of a BDAT chunk read ahead with its command against the limit)", c.MaxLineLength, MinMaxLineLength))
 	}
 	if c.MaxMessageBytes > 1<<32-1 {
 		// The SIZE parameter is parsed as a 32-bit number by go-smtp.
@@ -132,6 +153,7 @@ func (c Config) withDefaults() Config {
 		// explicit setting like this.
 		c.MaxConnsPerIP = c.MaxConns
 	}
+	setInt(&c.MaxFailedRecipients, DefaultMaxFailedRecipients)
 	setInt(&c.MaxLineLength, DefaultMaxLineLength)
 	setDur(&c.ReadTimeout, DefaultReadTimeout)
 	setDur(&c.WriteTimeout, DefaultWriteTimeout)

@@ -15,6 +15,8 @@
 //	                                               │ MAIL FROM (count ≤ MaxMessagesPerConn)
 //	                                               ▼
 //	                                     in transaction: RCPT TO ── Backend.CheckRecipient
+//	                                               │         (after MaxFailedRecipients refused
+//	                                               │          on the connection: 421 and close)
 //	                                               │ DATA / BDAT
 //	                                               ▼
 //	                          read ≤ MaxMessageBytes ─▶ prepend Received ─▶ Backend.Deliver

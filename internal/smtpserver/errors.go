@@ -21,6 +21,9 @@ var (
 	ErrOverQuota = errors.New("smtpserver: over quota")
 	// ErrMessageTooLarge: the message exceeds MaxMessageBytes (552 5.3.4).
 	ErrMessageTooLarge = errors.New("smtpserver: message too large")
+	// ErrTooManyFailedRecipients: the connection had MaxFailedRecipients
+	// RCPTs refused (421 4.7.0, then the connection is closed).
+	ErrTooManyFailedRecipients = errors.New("smtpserver: too many refused recipients in one connection")
 	// ErrTooManyMessages: the connection used up MaxMessagesPerConn
 	// (451 4.7.0); the client may reconnect.
 	ErrTooManyMessages = errors.New("smtpserver: too many messages in one connection")
@@ -83,6 +86,13 @@ func replyFor(err error) *smtp.SMTPError {
 		return reply(452, smtp.EnhancedCode{4, 2, 2}, "Mailbox over quota, try again later")
 	case errors.Is(err, ErrMessageTooLarge), errors.Is(err, smtp.ErrDataTooLarge):
 		return reply(552, smtp.EnhancedCode{5, 3, 4}, "Message size exceeds fixed limit")
+	case errors.Is(err, smtp.ErrTooLongLine):
+		// A line of DATA beyond MaxLineLength. Permanent: the same message
+		// would fail the same way on every retry. go-smtp cannot read on
+		// after it, so it closes the connection at the next command.
+		return reply(552, smtp.EnhancedCode{5, 3, 4}, "Message has a line too long for this server")
+	case errors.Is(err, ErrTooManyFailedRecipients):
+		return reply(421, smtp.EnhancedCode{4, 7, 0}, "Too many refused recipients, closing connection")
 	case errors.Is(err, ErrTooManyMessages):
 		return reply(451, smtp.EnhancedCode{4, 7, 0}, "Too many messages in this session, reconnect and try again")
 	case errors.Is(err, ErrDataTimeout):

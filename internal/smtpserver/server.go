@@ -268,9 +268,14 @@ type trackedConn struct {
 	ip    netip.Addr
 	once  sync.Once
 	inTxn atomic.Bool
-	// messages counts MAIL commands over the whole connection (sessions
-	// are replaced on STARTTLS; the limit is per connection).
-	messages atomic.Int64
+	// messages counts MAIL commands and failedRcpts refused RCPTs over
+	// the whole connection (sessions are replaced on STARTTLS; the limits
+	// are per connection).
+	messages    atomic.Int64
+	failedRcpts atomic.Int64
+	// hangUp is set when the reply being written ends the connection
+	// (421): go-smtp keeps reading commands after any reply it is given.
+	hangUp atomic.Bool
 }
 
 func (c *trackedConn) Close() error {
@@ -283,7 +288,15 @@ func (c *trackedConn) Close() error {
 // the server drains, an idle session gets a deadline in the past, so that
 // go-smtp answers 421 and closes it at once instead of waiting for the
 // client.
+//
+// After a reply that ends the connection, it closes the connection instead:
+// go-smtp has flushed that reply by now, and stops at the error without
+// another word (net.ErrClosed), even with pipelined commands buffered.
 func (c *trackedConn) SetReadDeadline(t time.Time) error {
+	if c.hangUp.Load() {
+		c.Close()
+		return net.ErrClosed
+	}
 	if !c.inTxn.Load() && c.s.isDraining() {
 		t = time.Unix(1, 0)
 	}

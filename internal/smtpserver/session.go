@@ -89,6 +89,12 @@ func (se *session) Mail(from string, opts *smtp.MailOptions) error {
 }
 
 func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	if se.tc.failedRcpts.Load() >= int64(se.s.cfg.MaxFailedRecipients) {
+		// Whatever the address: any other answer would tell a prober
+		// whether it exists.
+		se.tc.hangUp.Store(true)
+		return se.reject("rcpt", ErrTooManyFailedRecipients, "from", se.from, "rcpt", to)
+	}
 	for _, r := range se.rcpts {
 		if strings.EqualFold(r, to) {
 			return nil // a repeated RCPT adds nothing
@@ -97,6 +103,11 @@ func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 	ctx, cancel := context.WithTimeout(se.s.baseCtx, se.s.cfg.CheckTimeout)
 	defer cancel()
 	if err := se.s.backend.CheckRecipient(ctx, to); err != nil {
+		if errors.Is(err, ErrUnknownRecipient) || errors.Is(err, ErrRelayDenied) {
+			// Only refusals that answer "is this address here?" count;
+			// quota and temporary failures are not the client's doing.
+			se.tc.failedRcpts.Add(1)
+		}
 		return se.reject("rcpt", se.shutdownAware(err), "from", se.from, "rcpt", to)
 	}
 	se.rcpts = append(se.rcpts, to)
@@ -162,7 +173,8 @@ func (se *session) reject(stage string, err error, args ...any) error {
 func (se *session) rejectWith(log *slog.Logger, stage string, err error, args ...any) error {
 	r := replyFor(err)
 	level := slog.LevelInfo
-	if r.Code/100 == 4 && !errors.Is(err, ErrOverQuota) && !errors.Is(err, ErrTooManyMessages) {
+	if r.Code/100 == 4 && !errors.Is(err, ErrOverQuota) && !errors.Is(err, ErrTooManyMessages) &&
+		!errors.Is(err, ErrTooManyFailedRecipients) {
 		level = slog.LevelWarn // a temporary failure on our side
 	}
 	log.Log(context.Background(), level, "smtp "+stage+" rejected",
