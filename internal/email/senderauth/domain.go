@@ -1,6 +1,7 @@
 package senderauth
 
 import (
+	"regexp"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -54,9 +55,17 @@ func aligned(id, from string, strict bool) bool {
 	return organizationalDomain(id) == organizationalDomain(from)
 }
 
-// clean makes a string safe to place in a header field value: control
-// characters (a CR LF could start a new header field) become spaces.
+// resolverDetail matches what Go's resolver errors say about the network
+// inside: the DNS server asked ("on 10.0.0.53:53") and the sockets used
+// ("read udp 127.0.0.1:48561->127.0.0.1:53: "). The reason is shown to
+// agents and written into Authentication-Results, so it leaves them out.
+var resolverDetail = regexp.MustCompile(` on \[?[0-9A-Fa-f.:]+\]?:\d+|(?:read|write|dial) (?:udp|tcp)[46]? \S+: `)
+
+// clean makes an error's text safe to show and to place in a header field
+// value: control characters (a CR LF could start a new header field) become
+// spaces, and resolver addresses are left out (resolverDetail).
 func clean(s string) string {
+	s = resolverDetail.ReplaceAllString(s, "")
 	return strings.Map(func(r rune) rune {
 		if r < ' ' || r == 0x7f {
 			return ' '

@@ -25,7 +25,7 @@ func checkSPF(ctx context.Context, r Resolver, in Input) (result, domain, reason
 	res, err := spf.CheckHostWithSender(in.RemoteIP, in.Helo, sender,
 		spf.WithContext(ctx), spf.WithResolver(r))
 	if err != nil && res != spf.Pass {
-		reason = err.Error()
+		reason = clean(err.Error())
 	}
 	switch res {
 	case spf.Pass, spf.Fail, spf.SoftFail, spf.Neutral, spf.None, spf.TempError, spf.PermError:
