@@ -300,7 +300,10 @@ func (s *Server) registerMailbox() {
 	register(s, huma.Operation{OperationID: "createSenderRule", Method: http.MethodPost, Path: "/api/v1/inboxes/{id}/sender-rules", Tags: tags,
 		Summary: "Add a sender rule",
 		Description: "Rules run before screening, matched against the From address: `block` holds the mail in quarantine with reason `sender_blocked`; " +
-			"`allow` delivers it without content screening. A full-address rule wins over a domain rule, a longer domain over a shorter one. " +
+			"`allow` delivers it without content screening (finding `sender_allowed`), unless sender authentication shows the From address forged " +
+			"(SPF fail or softfail for an envelope domain aligned with From, DKIM fail, DMARC fail, or no single From domain): then the rule is ignored, " +
+			"the mail is screened as usual and a finding `sender_allow_ignored` says why. " +
+			"A full-address rule wins over a domain rule, a longer domain over a shorter one. " +
 			"409 `already_exists` for a pattern that already has a rule.",
 		DefaultStatus: http.StatusCreated},
 		agentWith(auth.EmailSend), func(ctx context.Context, in *createRuleIn) (*ruleOut, error) {
