@@ -1,6 +1,7 @@
 package inbound_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/agentsvc/agentsvc/internal/apptest"
 	"github.com/agentsvc/agentsvc/internal/auth"
 	"github.com/agentsvc/agentsvc/internal/dnstest"
+	"github.com/agentsvc/agentsvc/internal/ids"
 )
 
 // TestAllowRuleNeedsAuthentication runs the server against a real DNS
@@ -76,4 +78,65 @@ func TestAllowRuleNeedsAuthentication(t *testing.T) {
 			})
 		}
 	}, func(c *app.Config) { c.DNSServer = addr })
+}
+
+// TestSenderRulesMatchEverySpelling checks that a sender rule cannot be
+// bypassed by spelling the From domain another way: an IDN as U-labels or
+// A-labels, in any case, with a trailing dot, or with RFC 5322 comments in
+// the address. Rules are kept in one form, so two spellings of one pattern
+// are one rule, and a rule stored in Unicode form before that still matches.
+func TestSenderRulesMatchEverySpelling(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a := env.NewAgent("spellings", auth.EmailRead, auth.EmailSend)
+		rules := "/api/v1/inboxes/" + a.InboxID + "/sender-rules"
+		idn := env.Must(201, env.Do("POST", rules, a.Token, map[string]any{"kind": "block", "pattern": "@Bücher.example"})).JSON()
+		if idn["pattern"] != "@xn--bcher-kva.example" {
+			t.Errorf("IDN pattern stored as %v, want its A-label form", idn["pattern"])
+		}
+		env.Must(201, env.Do("POST", rules, a.Token, map[string]any{"kind": "block", "pattern": "@evil.example"}))
+		// A rule written by an earlier version, which kept U-labels.
+		if _, err := env.App.DB.ExecContext(context.Background(), `INSERT INTO sender_rules (id, org_id, inbox_id, kind, pattern, created_at) VALUES ($1, $2, $3, 'block', '@münchen.example', 0)`,
+			ids.New("rul"), env.Creds.OrganizationID, a.InboxID); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{"@xn--bcher-kva.example", "@BÜCHER.example", "@evil.example.", "@EVIL.example", "@xn--mnchen-3ya.example"} {
+			if r := env.Do("POST", rules, a.Token, map[string]any{"kind": "allow", "pattern": p}); r.Status != 409 {
+				t.Errorf("pattern %s beside an equal rule: %d %s", p, r.Status, r.Body)
+			}
+		}
+
+		sends := []struct {
+			subject, from string
+			blocked       bool
+		}{
+			{"a-label", "p@xn--bcher-kva.example", true},
+			{"u-label upper case", "q@BÜCHER.example", true},
+			{"trailing dot", "x@evil.example.", true},
+			{"comment in local part", "x(comment)@evil.example", true},
+			{"comments everywhere", "Mallory (the boss) <m(c)@(c) evil.example>", true},
+			{"legacy unicode rule", "r@xn--mnchen-3ya.example", true},
+			{"other domain", "ok@evil.example.org", false},
+		}
+		for _, c := range sends {
+			mustSend(t, env, "bounce@sender.example", []string{a.Address}, mail(c.from, a.Address, c.subject, "Hello"))
+		}
+		msgs := waitStored(t, env, a, len(sends))
+		by := map[string]map[string]any{}
+		for _, m := range msgs {
+			mm := m.(map[string]any)
+			by[mm["subject"].(string)] = mm
+		}
+		for _, c := range sends {
+			m := by[c.subject]
+			if m == nil {
+				t.Errorf("%s: not stored", c.subject)
+				continue
+			}
+			s := m["screening"].(map[string]any)
+			blocked := fmt.Sprint(s["reasons"]) == "[sender_blocked]" && m["quarantined"] == true
+			if blocked != c.blocked {
+				t.Errorf("%s (From %s, read as %v): blocked %v, want %v (%v)", c.subject, c.from, m["from"], blocked, c.blocked, s)
+			}
+		}
+	})
 }
