@@ -105,7 +105,7 @@ type createRuleIn struct {
 	ID   string `path:"id" doc:"Inbox id (inb_…)."`
 	Body struct {
 		Kind    string `json:"kind" doc:"allow or block."`
-		Pattern string `json:"pattern" maxLength:"254" doc:"A full address (alice@example.com) or @domain (@example.com; covers its subdomains too)."`
+		Pattern string `json:"pattern" maxLength:"254" doc:"A full address (alice@example.com) or @domain (@example.com; covers its subdomains too). Stored lower case, an internationalized domain in IDNA A-labels, without a trailing dot (@Bücher.example. becomes @xn--bcher-kva.example); the From domain is compared in the same form."`
 	}
 }
 
@@ -301,8 +301,12 @@ func (s *Server) registerMailbox() {
 	register(s, huma.Operation{OperationID: "createSenderRule", Method: http.MethodPost, Path: "/api/v1/inboxes/{id}/sender-rules", Tags: tags,
 		Summary: "Add a sender rule",
 		Description: "Rules run before screening, matched against the From address: `block` holds the mail in quarantine with reason `sender_blocked`; " +
-			"`allow` delivers it without content screening. A full-address rule wins over a domain rule, a longer domain over a shorter one. " +
-			"409 `already_exists` for a pattern that already has a rule.",
+			"`allow` delivers it without content screening (finding `sender_allowed`), unless sender authentication shows the From address forged " +
+			"(SPF fail or softfail for an envelope domain aligned with From, DKIM fail, DMARC fail, or no single From domain): then the rule is ignored, " +
+			"the mail is screened as usual and a finding `sender_allow_ignored` says why. " +
+			"A full-address rule wins over a domain rule, a longer domain over a shorter one. " +
+			"The pattern is stored in one form (lower case, IDN domain as A-labels, no trailing dot) and the response shows it. " +
+			"409 `already_exists` for a pattern that already has a rule, in any spelling.",
 		DefaultStatus: http.StatusCreated},
 		agentWith(auth.EmailSend), func(ctx context.Context, in *createRuleIn) (*ruleOut, error) {
 			if err := validInbox(in.ID); err != nil {

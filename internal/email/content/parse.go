@@ -347,14 +347,40 @@ func capReferences(ids []string) []string {
 // address list at all.
 var looseAddress = regexp.MustCompile(`[^\s<>,;:"()\[\]]+@[^\s<>,;:"()\[\]]+`)
 
+// angleAddress finds the angle-addr parts of a header that does not parse.
+var angleAddress = regexp.MustCompile(`<([^<>]*@[^<>]*)>`)
+
 func (p *Parsed) addresses(v, name string) []Address {
 	if strings.TrimSpace(v) == "" {
 		return nil
 	}
 	list, err := enmime.ParseAddressList(v)
 	if err != nil {
+		// Comments inside an address (legal, and a way to hide the sender
+		// from a parser that gives up on them) are read past first.
+		if bare := WithoutComments(v); bare != v {
+			if l, berr := enmime.ParseAddressList(bare); berr == nil {
+				list, err = l, nil
+			} else {
+				v = bare
+			}
+		}
+	}
+	if err != nil {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("%s header not a valid address list, read loosely: %v", name, err))
+		// An address in angle brackets is the address (RFC 5322 section
+		// 3.4): "support@bank.example <x@evil.example>" is mail from
+		// x@evil.example, as mail programs and DMARC read it, not from the
+		// look-alike display name.
 		var out []Address
+		for _, m := range angleAddress.FindAllStringSubmatch(v, 20) {
+			if a := looseAddress.FindString(m[1]); a != "" {
+				out = append(out, Address{Address: a})
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
 		for _, a := range looseAddress.FindAllString(v, 20) {
 			out = append(out, Address{Address: a})
 		}

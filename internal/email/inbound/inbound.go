@@ -11,7 +11,8 @@
 //	           the row is leased to this node and handed to a worker with
 //	           the bytes in memory (up to 64 MB in flight, else re-read)
 //	workers ── parse → sender auth (SPF/DKIM/DMARC) → per recipient inbox:
-//	           sender rules → screening (unless allowed) → render (ids,
+//	           sender rules → screening (unless allowed and not failing
+//	           authentication) → render (ids,
 //	           sanitized HTML, snippet, JSON columns), in parallel
 //	writer ─── one transaction for what is waiting: the spooled rows above
 //	           and a batch of rendered messages: per message thread + message
@@ -447,6 +448,9 @@ func (p *Pipeline) prepare(ctx context.Context, row queueRow) (prepared, error) 
 		res = senderauth.Results{SPF: senderauth.None, DKIM: senderauth.None, DMARC: senderauth.None}
 	}
 	authn := mailbox.Authentication{SPF: res.SPF, DKIM: res.DKIM, DMARC: res.DMARC, DMARCPolicy: res.DMARCPolicy, Results: res.AuthenticationResults}
+	// An allow rule trusts the From address; it must not trust one that
+	// authentication shows to be forged (see decide).
+	authFailure := res.AuthorFailure(parsed.From.Address)
 	var screenMsg *screen.Message
 	// The HTML is sanitized once for all recipient inboxes: the policy
 	// pass depends only on the message (see content.SafeHTML).
@@ -466,7 +470,7 @@ func (p *Pipeline) prepare(ctx context.Context, row queueRow) (prepared, error) 
 			continue
 		}
 		seen[r.InboxID] = true
-		verdict, err := p.decide(ctx, r, parsed, authn, row.MailFrom, &screenMsg)
+		verdict, err := p.decide(ctx, r, parsed, authn, authFailure, row.MailFrom, &screenMsg)
 		if err != nil {
 			return prepared{}, err
 		}
@@ -546,17 +550,26 @@ var errAlreadyDone = errors.New("inbound: queue row processed by another worker"
 
 // decide applies the inbox's sender rules, then screening: a block rule
 // quarantines with sender_blocked, an allow rule skips content screening.
-func (p *Pipeline) decide(ctx context.Context, r recipient, parsed *content.Parsed, authn mailbox.Authentication, mailFrom string, cached **screen.Message) (mailbox.Screening, error) {
+// An allow rule names a sender, and anyone can write that sender into From:
+// when authentication shows the From address forged (authFailure, from
+// senderauth.Results.AuthorFailure), the rule is not honoured, the message
+// is screened like any other, and a sender_allow_ignored finding says why.
+func (p *Pipeline) decide(ctx context.Context, r recipient, parsed *content.Parsed, authn mailbox.Authentication, authFailure, mailFrom string, cached **screen.Message) (mailbox.Screening, error) {
 	rules, err := mailbox.RulesFor(ctx, p.db, r.InboxID)
 	if err != nil {
 		return mailbox.Screening{}, err
 	}
+	var ignored *mailbox.Finding
 	if rule := mailbox.MatchRule(rules, parsed.From.Address); rule != nil {
 		if rule.Kind == mailbox.RuleBlock {
 			return toScreening(screen.SenderBlocked(rule.Pattern)), nil
 		}
-		return mailbox.Screening{Verdict: string(screen.VerdictClean), Reasons: []string{},
-			Findings: []mailbox.Finding{{Reason: "sender_allowed", Detail: "allowed by the sender rule " + rule.Pattern + "; content not screened"}}}, nil
+		if authFailure == "" {
+			return mailbox.Screening{Verdict: string(screen.VerdictClean), Reasons: []string{},
+				Findings: []mailbox.Finding{{Reason: "sender_allowed", Detail: "allowed by the sender rule " + rule.Pattern + "; content not screened"}}}, nil
+		}
+		ignored = &mailbox.Finding{Reason: "sender_allow_ignored",
+			Detail: "the allow rule " + rule.Pattern + " was not applied because sender authentication failed (" + authFailure + "); screened as usual"}
 	}
 	known, err := mailbox.KnownCorrespondents(ctx, p.db, r.InboxID)
 	if err != nil {
@@ -566,7 +579,14 @@ func (p *Pipeline) decide(ctx context.Context, r recipient, parsed *content.Pars
 		m := screenMessage(parsed, authn, mailFrom)
 		*cached = &m
 	}
-	return toScreening(p.cfg.Detector.Screen(**cached, screen.Context{OrgDomains: []string{r.MailDomain}, KnownCorrespondents: known})), nil
+	verdict := toScreening(p.cfg.Detector.Screen(**cached, screen.Context{OrgDomains: []string{r.MailDomain}, KnownCorrespondents: known}))
+	if ignored != nil {
+		// A finding, not a reason code: the verdict is screening's, as for
+		// mail no rule names (the failures themselves are reasons there:
+		// spf_fail, dkim_fail, dmarc_fail).
+		verdict.Findings = append([]mailbox.Finding{*ignored}, verdict.Findings...)
+	}
+	return verdict, nil
 }
 
 func toScreening(r screen.Result) mailbox.Screening {

@@ -1,6 +1,7 @@
 package mailbox
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -37,6 +38,9 @@ func TestMatchRule(t *testing.T) {
 		{ID: "2", Kind: RuleAllow, Pattern: "boss@example.com"},
 		{ID: "3", Kind: RuleAllow, Pattern: "@news.example.com"},
 		{ID: "4", Kind: RuleBlock, Pattern: "@evil.test"},
+		{ID: "5", Kind: RuleBlock, Pattern: "@xn--bcher-kva.example"},
+		// Stored in U-labels by an earlier version.
+		{ID: "6", Kind: RuleBlock, Pattern: "@münchen.example"},
 	}
 	tests := []struct{ from, want string }{
 		{"boss@example.com", "2"},
@@ -48,6 +52,16 @@ func TestMatchRule(t *testing.T) {
 		{"x@evil.test", "4"},
 		{"x@evil.test.org", ""},
 		{"no-at-sign", ""},
+		{"x@evil.test.", "4"},
+		{"x@EVIL.TEST.", "4"},
+		{"p@bücher.example", "5"},
+		{"p@BÜCHER.example", "5"},
+		{"p@xn--bcher-kva.example", "5"},
+		{"p@mail.bücher.example.", "5"},
+		{"p@bucher.example", ""},
+		{"m@xn--mnchen-3ya.example", "6"},
+		{"m@münchen.example", "6"},
+		{"x@evil。test", "4"}, // ideographic full stop, mapped by IDNA
 	}
 	for _, tt := range tests {
 		got := ""
@@ -73,6 +87,12 @@ func TestNormalizePattern(t *testing.T) {
 		{"Alice <alice@example.com>", "", false},
 		{"@exa mple.com", "", false},
 		{"@.com", "", false},
+		{"@Bücher.example", "@xn--bcher-kva.example", true},
+		{"@xn--bcher-kva.example", "@xn--bcher-kva.example", true},
+		{"P@BÜCHER.example.", "p@xn--bcher-kva.example", true},
+		{"@evil.example.", "@evil.example", true},
+		{"@evil..example", "", false},
+		{"@xn--zz.example", "", false},
 		{"", "", false},
 	}
 	for _, tt := range tests {
@@ -126,6 +146,7 @@ func FuzzNormalizeSubject(f *testing.F) {
 func FuzzMatchRule(f *testing.F) {
 	f.Add("@example.com", "a@example.com")
 	f.Add("a@b.c", "A@B.C")
+	f.Add("@Bücher.example.", "p@xn--bcher-kva.example")
 	f.Fuzz(func(t *testing.T, pattern, from string) {
 		p, err := NormalizePattern(pattern)
 		if err != nil {
@@ -134,6 +155,15 @@ func FuzzMatchRule(f *testing.F) {
 		r := MatchRule([]SenderRule{{Pattern: p}}, from)
 		if r != nil && p[0] != '@' && r.Pattern != p {
 			t.Errorf("wrong rule")
+		}
+		// Any spelling NormalizePattern accepts for a domain names it.
+		if p[0] == '@' {
+			if MatchRule([]SenderRule{{Pattern: p}}, "x"+strings.TrimSpace(pattern)) == nil {
+				t.Errorf("pattern %q (stored %q) does not match mail from x%s", pattern, p, pattern)
+			}
+			if q, err := NormalizePattern(p); err != nil || q != p {
+				t.Errorf("not stable: %q -> %q -> %q, %v", pattern, p, q, err)
+			}
 		}
 	})
 }

@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
 	"github.com/agentsvc/agentsvc/internal/audit"
@@ -30,31 +33,61 @@ type SenderRule struct {
 	ID        string    `json:"id"`
 	InboxID   string    `json:"inbox_id"`
 	Kind      string    `json:"kind" enum:"allow,block"`
-	Pattern   string    `json:"pattern" doc:"A full address (alice@example.com) or @domain (@example.com, which also covers its subdomains)."`
+	Pattern   string    `json:"pattern" doc:"A full address (alice@example.com) or @domain (@example.com, which also covers its subdomains), lower case, an internationalized domain in IDNA A-labels (@xn--bcher-kva.example for @bücher.example)."`
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// NormalizePattern checks and lower-cases a rule pattern: a full address or
-// "@" followed by a domain.
+// NormalizePattern checks a rule pattern, a full address or "@" followed by
+// a domain, and brings it to the one form rules are stored and compared in:
+// lower case, the domain in IDNA A-labels (RFC 5891: "bücher.example" is
+// "xn--bcher-kva.example"), no trailing dot. Mail names one domain in all
+// those spellings, so a rule must not depend on which one a sender picks,
+// and two spellings of one pattern must be one rule.
 func NormalizePattern(p string) (string, error) {
 	p = strings.ToLower(strings.TrimSpace(p))
 	if len(p) < 3 || len(p) > 254 {
 		return "", apierr.Invalid("pattern", "must be a full address or @domain")
 	}
-	domain := p
-	if strings.HasPrefix(p, "@") {
-		domain = p[1:]
-	} else {
-		a, err := mail.ParseAddress(p)
-		if err != nil || a.Address != p {
-			return "", apierr.Invalid("pattern", "%q is neither a full address nor @domain", p)
-		}
-		domain = p[strings.LastIndexByte(p, '@')+1:]
+	at := strings.LastIndexByte(p, '@')
+	if at < 0 {
+		return "", apierr.Invalid("pattern", "%q is neither a full address nor @domain", p)
 	}
-	if !validDomain(domain) {
+	// The full IDNA check even for ASCII, unlike normalizeDomain: a pattern
+	// is stored once, and a broken A-label ("xn--zz") is a mistake to report.
+	domain, err := idna.Lookup.ToASCII(strings.TrimSuffix(p[at+1:], "."))
+	domain = strings.ToLower(domain)
+	if err != nil || !validDomain(domain) {
 		return "", apierr.Invalid("pattern", "%q does not contain a valid domain", p)
 	}
-	return p, nil
+	norm := p[:at+1] + domain
+	if at > 0 {
+		a, err := mail.ParseAddress(norm)
+		if err != nil || a.Address != norm {
+			return "", apierr.Invalid("pattern", "%q is neither a full address nor @domain", p)
+		}
+	}
+	if len(norm) > 254 {
+		return "", apierr.Invalid("pattern", "must be a full address or @domain")
+	}
+	return norm, nil
+}
+
+// normalizeDomain brings a domain to its A-label form in lower case without
+// a trailing dot; ok is false when it is not a valid IDNA domain name.
+// ASCII names skip the IDNA mapping: the pipeline compares every rule with
+// every message, and almost all of them are ASCII already.
+func normalizeDomain(d string) (string, bool) {
+	d = strings.TrimSuffix(strings.TrimSpace(d), ".")
+	for i := 0; i < len(d); i++ {
+		if d[i] >= utf8.RuneSelf {
+			a, err := idna.Lookup.ToASCII(d)
+			if err != nil {
+				return strings.ToLower(d), false
+			}
+			return strings.ToLower(a), true
+		}
+	}
+	return strings.ToLower(d), true
 }
 
 func validDomain(d string) bool {
@@ -62,32 +95,54 @@ func validDomain(d string) bool {
 		return false
 	}
 	for _, r := range d {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r > 127) {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.') {
 			return false
 		}
 	}
 	return true
 }
 
+// ruleKey is the normalized form of a stored pattern. Rules stored before
+// patterns were normalized may hold U-labels; they are compared in A-label
+// form like the rest (so no migration rewrites them).
+func ruleKey(pattern string) string {
+	for i := 0; i < len(pattern); i++ {
+		if pattern[i] >= utf8.RuneSelf {
+			if n, err := NormalizePattern(pattern); err == nil {
+				return n
+			}
+			return pattern
+		}
+	}
+	// ASCII: stored by NormalizePattern (or before IDNs were converted,
+	// when it lower-cased and refused a trailing dot just the same).
+	return pattern
+}
+
 // MatchRule returns the rule that decides mail from addr: a full-address rule
 // before any domain rule, and a longer domain (a subdomain rule) before a
-// shorter one; nil when none applies.
+// shorter one; nil when none applies. The domain of addr is compared in the
+// form NormalizePattern gives (A-labels, lower case, no trailing dot).
 func MatchRule(rules []SenderRule, addr string) *SenderRule {
 	addr = strings.ToLower(strings.TrimSpace(addr))
 	at := strings.LastIndexByte(addr, '@')
 	if at < 0 {
 		return nil
 	}
-	domain := addr[at+1:]
+	// An invalid IDN keeps its lower-case spelling: it can only equal a
+	// rule spelled the same way.
+	domain, _ := normalizeDomain(addr[at+1:])
+	addr = addr[:at+1] + domain
 	var best *SenderRule
 	bestLen := -1
 	for i := range rules {
 		r := &rules[i]
+		pattern := ruleKey(r.Pattern)
 		switch {
-		case r.Pattern == addr:
+		case pattern == addr:
 			return r
-		case strings.HasPrefix(r.Pattern, "@"):
-			d := r.Pattern[1:]
+		case strings.HasPrefix(pattern, "@"):
+			d := pattern[1:]
 			if (domain == d || strings.HasSuffix(domain, "."+d)) && len(d) > bestLen {
 				best, bestLen = r, len(d)
 			}
@@ -157,17 +212,25 @@ func (s *Service) CreateRule(ctx context.Context, p *auth.Principal, inboxID, ki
 		if err != nil {
 			return err
 		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM sender_rules WHERE inbox_id = $1`, inboxID).Scan(&n); err != nil {
+		existing, err := RulesFor(ctx, tx, inboxID)
+		if err != nil {
 			return err
 		}
-		if n >= MaxRulesPerInbox {
+		if len(existing) >= MaxRulesPerInbox {
 			return apierr.Invalid("pattern", "an inbox has at most %d sender rules", MaxRulesPerInbox)
+		}
+		exists := apierr.Conflict(apierr.CodeAlreadyExists, "a rule for %s already exists", pat).WithHint("delete it first to change its kind")
+		// The unique index compares stored text; a rule stored in U-labels
+		// by an earlier version is the same rule as its A-label form.
+		for _, e := range existing {
+			if ruleKey(e.Pattern) == pat {
+				return exists
+			}
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO sender_rules (id, org_id, inbox_id, kind, pattern, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
 			r.ID, in.OrgID, inboxID, kind, pat, store.Micros(r.CreatedAt))
 		if store.IsUniqueViolation(err) {
-			return apierr.Conflict(apierr.CodeAlreadyExists, "a rule for %s already exists", pat).WithHint("delete it first to change its kind")
+			return exists
 		}
 		if err != nil {
 			return fmt.Errorf("insert rule: %w", err)

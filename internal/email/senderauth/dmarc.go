@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/emersion/go-msgauth/dmarc"
+
+	"github.com/agentsvc/agentsvc/internal/email/content"
 )
 
 // checkDMARC fills the DMARC fields of r from the message's From domain, the
@@ -140,7 +142,14 @@ func fromDomain(raw []byte) (string, error) {
 // strict parser gives up, the address in the last angle brackets (or the
 // whole value) is taken.
 func fromAddresses(v string) []string {
-	if list, err := mail.ParseAddressList(v); err == nil {
+	list, err := mail.ParseAddressList(v)
+	if err != nil {
+		// The same reading of comments as the message parser's, so that
+		// DMARC judges the From domain the reader (and a sender rule) sees.
+		v = content.WithoutComments(v)
+		list, err = mail.ParseAddressList(v)
+	}
+	if err == nil {
 		out := make([]string, 0, len(list))
 		for _, a := range list {
 			out = append(out, a.Address)

@@ -380,6 +380,9 @@ func TestFromDomain(t *testing.T) {
 		{"two fields", "From: a@example.com\r\nFrom: b@example.com\r\n\r\nx", "", true},
 		{"missing", "To: a@example.com\r\n\r\nFrom: b@example.com\r\n", "", true},
 		{"no domain", "From: alice\r\n\r\nx", "", true},
+		{"comment in the local part", "From: ceo(x)@Trusted.example\r\n\r\nx", "trusted.example", false},
+		{"comment before the domain", "From: Boss <ceo@(x) trusted.example>\r\n\r\nx", "trusted.example", false},
+		{"idn", "From: p@Bücher.example\r\n\r\nx", "xn--bcher-kva.example", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
