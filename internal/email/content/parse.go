@@ -3,6 +3,7 @@ package content
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"net/mail"
 	"net/textproto"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -155,6 +157,9 @@ func Parse(raw []byte) (*Parsed, error) {
 	add(env.Attachments)
 	add(env.Inlines)
 	add(env.OtherParts)
+	// In the mail's own order: enmime lists attachments, then inline parts,
+	// then the rest.
+	slices.SortStableFunc(p.Attachments, func(a, b Attachment) int { return ComparePartIDs(a.PartID, b.PartID) })
 	p.rootAsBody()
 	if p.Attachments == nil {
 		p.Attachments = []Attachment{}
@@ -607,4 +612,24 @@ func truncateBytes(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// ComparePartIDs orders MIME part paths ("2" < "10", "1.2" < "1.10" < "2");
+// a segment that is not a number compares as text.
+func ComparePartIDs(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := range min(len(as), len(bs)) {
+		x, errx := strconv.Atoi(as[i])
+		y, erry := strconv.Atoi(bs[i])
+		if errx == nil && erry == nil {
+			if x != y {
+				return cmp.Compare(x, y)
+			}
+			continue
+		}
+		if c := strings.Compare(as[i], bs[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(as), len(bs))
 }

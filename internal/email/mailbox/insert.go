@@ -364,11 +364,11 @@ func (b *Batch) Flush(ctx context.Context, tx *store.Tx) error {
 }
 
 // summary is the MessageSummary of the stored message, as getMessage would
-// read it (empty lists, not nil; attachments in id order).
+// read it (empty lists, not nil; attachments in the mail's part order).
 func (r *Rendered) summary(threadID string) MessageSummary {
 	n, p := r.n, r.n.Parsed
 	atts := slices.Clone(r.atts)
-	slices.SortFunc(atts, func(a, b Attachment) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortStableFunc(atts, func(a, b Attachment) int { return content.ComparePartIDs(a.partID, b.partID) })
 	return MessageSummary{
 		ID: r.msgID, InboxID: n.InboxID, ThreadID: threadID, Direction: n.Direction,
 		From: Address{Name: p.From.Name, Address: p.From.Address},

@@ -1,7 +1,6 @@
 package mailbox
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -118,29 +117,9 @@ func attachmentsOf(ctx context.Context, q store.Querier, msgIDs []string) (map[s
 	// In the mail's own order (ids made in the same millisecond are in
 	// random order): "the second attachment" means what the sender meant.
 	for _, list := range out {
-		slices.SortStableFunc(list, func(a, b Attachment) int { return comparePartIDs(a.partID, b.partID) })
+		slices.SortStableFunc(list, func(a, b Attachment) int { return content.ComparePartIDs(a.partID, b.partID) })
 	}
 	return out, nil
-}
-
-// comparePartIDs orders MIME part paths ("2" < "10", "1.2" < "1.10" < "2");
-// a segment that is not a number compares as text.
-func comparePartIDs(a, b string) int {
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := range min(len(as), len(bs)) {
-		x, errx := strconv.Atoi(as[i])
-		y, erry := strconv.Atoi(bs[i])
-		if errx == nil && erry == nil {
-			if x != y {
-				return cmp.Compare(x, y)
-			}
-			continue
-		}
-		if c := strings.Compare(as[i], bs[i]); c != 0 {
-			return c
-		}
-	}
-	return cmp.Compare(len(as), len(bs))
 }
 
 func withAttachments(ctx context.Context, q store.Querier, ms []Message) error {
