@@ -113,6 +113,9 @@ var matrix = map[string]matrixRow{
 	"GET /api/v1/messages/{id}": {200, func(f *fixture) target {
 		return target{path: "/api/v1/messages/" + f.mail(f.agent, false, "").msg, foreignPath: "/api/v1/messages/" + f.mail(f.other, false, "").msg}
 	}},
+	"GET /api/v1/messages/{id}/raw": {200, func(f *fixture) target {
+		return target{path: "/api/v1/messages/" + f.mail(f.agent, false, "").msg + "/raw", foreignPath: "/api/v1/messages/" + f.mail(f.other, false, "").msg + "/raw"}
+	}},
 	"GET /api/v1/attachments/{id}": {200, func(f *fixture) target {
 		return target{path: "/api/v1/attachments/" + f.mail(f.agent, false, "").att, foreignPath: "/api/v1/attachments/" + f.mail(f.other, false, "").att}
 	}},
