@@ -209,6 +209,15 @@ func TestAuthMatrix(t *testing.T) {
 						t.Errorf("403 message does not name %s: %s", rt.Access.Capability, r.Body)
 					}
 				}
+				if len(rt.Access.AnyOf) > 0 {
+					r := call(bare, tg, tg.path)
+					expect("without any of the capabilities", r, 403, "forbidden")
+					for _, c := range rt.Access.AnyOf {
+						if !strings.Contains(r.JSON()["error"].(map[string]any)["message"].(string), c) {
+							t.Errorf("403 message does not name %s: %s", c, r.Body)
+						}
+					}
+				}
 				if tg.foreignPath != "" {
 					expect("another's resource", call(right, tg, tg.foreignPath), 404, "not_found")
 				}

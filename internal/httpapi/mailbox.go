@@ -86,9 +86,9 @@ type patchThreadIn struct {
 	ID   string `path:"id" doc:"Thread id (thr_…)."`
 	Body struct {
 		Folder       *string  `json:"folder,omitempty" doc:"inbox, archive, trash or spam (needs email:send). quarantine cannot be chosen."`
-		Read         *bool    `json:"read,omitempty" doc:"The agent's read flag (team members keep their own)."`
-		AddLabels    []string `json:"add_labels,omitempty" maxItems:"50" doc:"Labels to add (1-64 characters each)."`
-		RemoveLabels []string `json:"remove_labels,omitempty" maxItems:"50" doc:"Labels to remove."`
+		Read         *bool    `json:"read,omitempty" doc:"The agent's read flag; team members keep their own (needs email:read)."`
+		AddLabels    []string `json:"add_labels,omitempty" maxItems:"50" doc:"Labels to add, 1-64 characters each (needs email:read)."`
+		RemoveLabels []string `json:"remove_labels,omitempty" maxItems:"50" doc:"Labels to remove (needs email:read)."`
 	}
 }
 
@@ -269,9 +269,12 @@ func (s *Server) registerMailbox() {
 
 	register(s, huma.Operation{OperationID: "updateThread", Method: http.MethodPatch, Path: "/api/v1/threads/{id}", Tags: tags,
 		Summary: "Move, mark or label a thread",
-		Description: "Sets the agent's read flag and adds or removes labels (email:read); moving to another folder (`inbox`, `archive`, `trash`, `spam`) " +
-			"also needs email:send (403 otherwise). `quarantine` can be neither chosen nor left this way (400 / 409). Appends `thread.updated` when something changed."},
-		agentWith(auth.EmailRead), func(ctx context.Context, in *patchThreadIn) (*threadOut, error) {
+		Description: "Each field needs its own scope: `read`, `add_labels` and `remove_labels` need email:read; `folder` (move to `inbox`, `archive`, " +
+			"`trash` or `spam`) needs email:send. A token with only email:send can move a thread, one with only email:read can mark and label it; " +
+			"a body using fields of both needs both, and a body without fields needs email:read. 403 `forbidden` names the missing capability. " +
+			"`quarantine` can be neither chosen nor left this way (400 / 409 `invalid_state`). Appends `thread.updated` when something changed.",
+		Errors: []int{409}},
+		agentWithAnyOf(auth.EmailRead, auth.EmailSend), func(ctx context.Context, in *patchThreadIn) (*threadOut, error) {
 			t, err := mb().UpdateThread(ctx, auth.FromContext(ctx), in.ID, mailbox.ThreadUpdate{
 				Folder: in.Body.Folder, Read: in.Body.Read, AddLabels: in.Body.AddLabels, RemoveLabels: in.Body.RemoveLabels})
 			if err != nil {

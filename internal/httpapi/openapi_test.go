@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/pb33f/libopenapi"
@@ -35,7 +36,11 @@ func TestOpenAPIDocument(t *testing.T) {
 		OpenAPI string `json:"openapi"`
 		Paths   map[string]map[string]struct {
 			Security  []map[string][]string      `json:"security"`
-			Auth      map[string]string          `json:"x-agentsvc-auth"`
+			Auth      struct {
+				Credential string   `json:"credential"`
+				Capability string   `json:"capability"`
+				AnyOf      []string `json:"capability_any_of"`
+			} `json:"x-agentsvc-auth"`
 			Responses map[string]json.RawMessage `json:"responses"`
 		} `json:"paths"`
 		Components struct {
@@ -63,8 +68,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		if len(op.Security) == 0 {
 			t.Errorf("%s %s: no security requirement", rt.Method, rt.Path)
 		}
-		if op.Auth["capability"] != rt.Access.Capability || op.Auth["credential"] != string(rt.Access.Kind) {
-			t.Errorf("%s %s: x-agentsvc-auth = %v, want %s/%s", rt.Method, rt.Path, op.Auth, rt.Access.Kind, rt.Access.Capability)
+		if op.Auth.Capability != rt.Access.Capability || op.Auth.Credential != string(rt.Access.Kind) || !slices.Equal(op.Auth.AnyOf, rt.Access.AnyOf) {
+			t.Errorf("%s %s: x-agentsvc-auth = %+v, want %s/%s/%v", rt.Method, rt.Path, op.Auth, rt.Access.Kind, rt.Access.Capability, rt.Access.AnyOf)
 		}
 		for _, code := range []string{"400", "401", "403"} {
 			if _, ok := op.Responses[code]; !ok {

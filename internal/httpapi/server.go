@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -203,11 +204,19 @@ type Access struct {
 	Kind auth.Kind
 	// Capability the credential must hold; "" for any.
 	Capability string
+	// AnyOf, when set, admits a credential holding at least one of these
+	// capabilities; the handler then checks per field which one each part of
+	// the request needs (PATCH of a thread: folder needs email:send, read
+	// and labels email:read).
+	AnyOf []string
 }
 
 func agentWith(scope string) Access { return Access{Kind: auth.KindAgent, Capability: scope} }
 func orgKeyWith(cap string) Access  { return Access{Kind: auth.KindOrgKey, Capability: cap} }
 func anyAgent() Access              { return Access{Kind: auth.KindAgent} }
+func agentWithAnyOf(scopes ...string) Access {
+	return Access{Kind: auth.KindAgent, AnyOf: scopes}
+}
 func public() Access                { return Access{Public: true} }
 func (a Access) credentialName() string {
 	switch a.Kind {
@@ -231,8 +240,14 @@ func (a Access) describe() string {
 	if a.Capability != "" {
 		s += " with `" + a.Capability + "`"
 	}
+	if len(a.AnyOf) > 0 {
+		s += " with `" + strings.Join(a.AnyOf, "` or `") + "` (which one depends on the fields sent)"
+	}
 	return s + "."
 }
+
+// anyOfNames is "a or b" for messages.
+func anyOfNames(caps []string) string { return strings.Join(caps, " or ") }
 
 // register adds an operation with its access rule. Errors returned by the
 // handler become the errorEnvelope here, in one place.
@@ -249,6 +264,9 @@ func register[I, O any](s *Server, op huma.Operation, a Access, h func(context.C
 		ext := map[string]any{"credential": string(a.Kind)}
 		if a.Capability != "" {
 			ext["capability"] = a.Capability
+		}
+		if len(a.AnyOf) > 0 {
+			ext["capability_any_of"] = a.AnyOf
 		}
 		op.Extensions["x-agentsvc-auth"] = ext
 		op.Errors = append(op.Errors, 401, 403)
@@ -308,6 +326,11 @@ func (s *Server) authorize(a Access) func(huma.Context, func(huma.Context)) {
 		if a.Capability != "" && !p.Has(a.Capability) {
 			s.writeHuma(ctx, apierr.Forbidden("the "+kindName(p.Kind)+" lacks the capability "+a.Capability,
 				"issue a credential that includes "+a.Capability))
+			return
+		}
+		if len(a.AnyOf) > 0 && !slices.ContainsFunc(a.AnyOf, p.Has) {
+			s.writeHuma(ctx, apierr.Forbidden("the "+kindName(p.Kind)+" lacks the capability "+anyOfNames(a.AnyOf)+" that this endpoint needs",
+				"issue a credential that includes "+anyOfNames(a.AnyOf)))
 			return
 		}
 		next(ctx)
