@@ -35,8 +35,8 @@ func TestOpenAPIDocument(t *testing.T) {
 	var spec struct {
 		OpenAPI string `json:"openapi"`
 		Paths   map[string]map[string]struct {
-			Security  []map[string][]string      `json:"security"`
-			Auth      struct {
+			Security []map[string][]string `json:"security"`
+			Auth     struct {
 				Credential string   `json:"credential"`
 				Capability string   `json:"capability"`
 				AnyOf      []string `json:"capability_any_of"`

@@ -217,7 +217,7 @@ func anyAgent() Access              { return Access{Kind: auth.KindAgent} }
 func agentWithAnyOf(scopes ...string) Access {
 	return Access{Kind: auth.KindAgent, AnyOf: scopes}
 }
-func public() Access                { return Access{Public: true} }
+func public() Access { return Access{Public: true} }
 func (a Access) credentialName() string {
 	switch a.Kind {
 	case auth.KindAgent:
