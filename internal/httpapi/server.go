@@ -214,10 +214,12 @@ type Access struct {
 func agentWith(scope string) Access { return Access{Kind: auth.KindAgent, Capability: scope} }
 func orgKeyWith(cap string) Access  { return Access{Kind: auth.KindOrgKey, Capability: cap} }
 func anyAgent() Access              { return Access{Kind: auth.KindAgent} }
-func agentWithAnyOf(scopes ...string) Access {
-	return Access{Kind: auth.KindAgent, AnyOf: scopes}
-}
-func public() Access { return Access{Public: true} }
+func public() Access                { return Access{Public: true} }
+
+// agentWithAnyOf admits agent tokens holding any of scopes; the handler
+// checks which one each field needs.
+func agentWithAnyOf(scopes ...string) Access { return Access{Kind: auth.KindAgent, AnyOf: scopes} }
+
 func (a Access) credentialName() string {
 	switch a.Kind {
 	case auth.KindAgent:
