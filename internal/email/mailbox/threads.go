@@ -400,8 +400,15 @@ func (s *Service) DeleteThread(ctx context.Context, p *auth.Principal, id string
 			return err
 		}
 		if t.Folder != FolderTrash && t.Folder != FolderSpam {
+			hint := "move it to trash first (PATCH with folder trash)"
+			if t.Folder == FolderQuarantine {
+				// A PATCH cannot take a thread out of quarantine, so that
+				// hint would lead nowhere: held mail is a team member's call.
+				hint = "held mail is handled by team members: one must release it (POST /api/v1/threads/{id}/release with an organization key); " +
+					"after that you can move it to trash (PATCH with folder trash) and delete it"
+			}
 			return apierr.Conflict(apierr.CodeInvalidState, "the thread is in %s; only threads in trash or spam can be deleted", t.Folder).
-				WithHint("move it to trash first (PATCH with folder trash)")
+				WithHint(hint)
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT blob_path, size FROM messages WHERE thread_id = $1`, id)
 		if err != nil {
