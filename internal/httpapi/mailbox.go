@@ -192,7 +192,7 @@ func (s *Server) registerMailbox() {
 				NoSniff: "nosniff", CSP: "sandbox; default-src 'none'", Body: raw}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "getAttachment", Method: http.MethodGet, Path: "/api/v1/attachments/{id}", Tags: tags,
+	register(s, huma.Operation{OperationID: "getAttachment", Errors: []int{409}, Method: http.MethodGet, Path: "/api/v1/attachments/{id}", Tags: tags,
 		Summary: "Download an attachment",
 		Description: "The attachment's bytes with its content type, served as a download in a sandbox (never rendered as a page of this origin). " +
 			"409 `invalid_state` while its message is in quarantine.",
@@ -214,7 +214,7 @@ func (s *Server) registerMailbox() {
 				NoSniff: "nosniff", CSP: "sandbox; default-src 'none'", Body: d.Data}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "getAttachmentText", Method: http.MethodGet, Path: "/api/v1/attachments/{id}/text", Tags: tags,
+	register(s, huma.Operation{OperationID: "getAttachmentText", Errors: []int{409, 413, 415, 422}, Method: http.MethodGet, Path: "/api/v1/attachments/{id}/text", Tags: tags,
 		Summary: "Attachment as text",
 		Description: "UTF-8 text extracted from a PDF, CSV (one line per record, fields joined by ` | `), JSON (indented), HTML (visible text) or " +
 			"text/* attachment, at most 1 MB of text. 415 for other types, 413 above 10 MB, 422 when the file cannot be read in 10 s. " +
@@ -283,7 +283,7 @@ func (s *Server) registerMailbox() {
 			return &threadOut{Body: t}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "deleteThread", Method: http.MethodDelete, Path: "/api/v1/threads/{id}", Tags: tags,
+	register(s, huma.Operation{OperationID: "deleteThread", Errors: []int{409}, Method: http.MethodDelete, Path: "/api/v1/threads/{id}", Tags: tags,
 		Summary:       "Delete a thread for good",
 		Description:   "Permanently removes a thread in `trash` or `spam` with its messages and stored files. Needs `confirm=true` (400 otherwise); 409 `invalid_state` in other folders.",
 		DefaultStatus: http.StatusNoContent},
@@ -291,7 +291,7 @@ func (s *Server) registerMailbox() {
 			return nil, mb().DeleteThread(ctx, auth.FromContext(ctx), in.ID, in.Confirm)
 		})
 
-	register(s, huma.Operation{OperationID: "releaseThread", Method: http.MethodPost, Path: "/api/v1/threads/{id}/release", Tags: tags,
+	register(s, huma.Operation{OperationID: "releaseThread", Errors: []int{409}, Method: http.MethodPost, Path: "/api/v1/threads/{id}/release", Tags: tags,
 		Summary: "Release a thread from quarantine",
 		Description: "For team members: moves a quarantined thread to inbox and makes its messages readable by the agent; `message.received` " +
 			"is appended for each, so waiting agents see them now. Agent tokens get 403. 409 `invalid_state` when the thread is not in quarantine."},
@@ -317,7 +317,7 @@ func (s *Server) registerMailbox() {
 			return &countsOut{Body: c}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "createSenderRule", Method: http.MethodPost, Path: "/api/v1/inboxes/{id}/sender-rules", Tags: tags,
+	register(s, huma.Operation{OperationID: "createSenderRule", Errors: []int{409}, Method: http.MethodPost, Path: "/api/v1/inboxes/{id}/sender-rules", Tags: tags,
 		Summary: "Add a sender rule",
 		Description: "Rules run before screening, matched against the From address: `block` holds the mail in quarantine with reason `sender_blocked`; " +
 			"`allow` delivers it without content screening. A full-address rule wins over a domain rule, a longer domain over a shorter one. " +

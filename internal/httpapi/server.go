@@ -9,8 +9,10 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -271,14 +273,14 @@ func register[I, O any](s *Server, op huma.Operation, a Access, h func(context.C
 			ext["capability_any_of"] = a.AnyOf
 		}
 		op.Extensions["x-agentsvc-auth"] = ext
-		op.Errors = append(op.Errors, 401, 403)
 	}
-	op.Errors = append(op.Errors, 400, 429, 500)
+	op.Errors = errorStatuses[I](op, a)
 	if op.MaxBodyBytes == 0 {
 		op.MaxBodyBytes = s.opts.MaxBodyBytes
 	}
 	op.Middlewares = append(huma.Middlewares{s.authorize(a)}, op.Middlewares...)
 	s.routes = append(s.routes, Route{Method: op.Method, Path: op.Path, Access: a})
+	defer s.pruneErrors(op)
 	huma.Register(s.api, op, func(ctx context.Context, in *I) (*O, error) {
 		out, err := h(ctx, in)
 		if err != nil {
@@ -296,6 +298,76 @@ func register[I, O any](s *Server, op huma.Operation, a Access, h func(context.C
 		}
 		return out, nil
 	})
+}
+
+// errorStatuses is every error status an operation can answer, so the
+// OpenAPI document declares what clients will meet: the statuses the
+// operation lists itself (409 for a state conflict, 422 for unreadable
+// content, ...), plus those that follow from its shape, decided here once:
+//   - 400 (invalid parameters) and 429, 500 for every operation;
+//   - 401 and 403 unless public;
+//   - 404 when the path names a resource ({id}): missing or not visible;
+//   - 413 when it takes a body (the body size limit), and 415 when that body
+//     is JSON (authorize refuses other content types);
+//   - 409 for every POST: the idempotency layer answers idempotency_conflict
+//     and idempotency_in_progress.
+func errorStatuses[I any](op huma.Operation, a Access) []int {
+	out := append([]int(nil), op.Errors...)
+	out = append(out, 400, 429, 500)
+	if !a.Public {
+		out = append(out, 401, 403)
+	}
+	if strings.Contains(op.Path, "{") {
+		out = append(out, 404)
+	}
+	in := reflect.TypeFor[I]()
+	if f, ok := in.FieldByName("Body"); ok {
+		out = append(out, 413)
+		if f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() != reflect.Uint8 {
+			out = append(out, 415)
+		}
+	} else if _, ok := in.FieldByName("RawBody"); ok {
+		out = append(out, 413)
+	}
+	if op.Method == http.MethodPost {
+		out = append(out, 409)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// pruneErrors removes from the document the error responses huma adds on
+// its own but this API never answers: huma declares 422 for every operation
+// with parameters or a body, while our validation errors are 400 (see
+// hookHumaErrors); only operations that list 422 themselves keep it.
+func (s *Server) pruneErrors(op huma.Operation) {
+	pi := s.api.OpenAPI().Paths[op.Path]
+	if pi == nil {
+		return
+	}
+	var doc *huma.Operation
+	switch op.Method {
+	case http.MethodGet:
+		doc = pi.Get
+	case http.MethodPost:
+		doc = pi.Post
+	case http.MethodPut:
+		doc = pi.Put
+	case http.MethodPatch:
+		doc = pi.Patch
+	case http.MethodDelete:
+		doc = pi.Delete
+	}
+	if doc == nil {
+		panic("operation not in the document: " + op.Method + " " + op.Path)
+	}
+	for code := range doc.Responses {
+		n, err := strconv.Atoi(code)
+		if err == nil && n >= 400 && !slices.Contains(op.Errors, n) {
+			delete(doc.Responses, code)
+		}
+	}
+	doc.Errors = op.Errors
 }
 
 // authorize enforces an operation's access rule and its content type.
