@@ -123,6 +123,7 @@ func New(deps Deps, opts Options) *Server {
 	if deps.Outbound != nil {
 		s.registerOutbound()
 	}
+	markNullObjects(s.api.OpenAPI().Components.Schemas)
 
 	s.handler = s.chain(http.HandlerFunc(s.route))
 	return s
