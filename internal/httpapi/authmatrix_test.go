@@ -113,6 +113,9 @@ var matrix = map[string]matrixRow{
 	"GET /api/v1/messages/{id}": {200, func(f *fixture) target {
 		return target{path: "/api/v1/messages/" + f.mail(f.agent, false, "").msg, foreignPath: "/api/v1/messages/" + f.mail(f.other, false, "").msg}
 	}},
+	"GET /api/v1/messages/{id}/raw": {200, func(f *fixture) target {
+		return target{path: "/api/v1/messages/" + f.mail(f.agent, false, "").msg + "/raw", foreignPath: "/api/v1/messages/" + f.mail(f.other, false, "").msg + "/raw"}
+	}},
 	"GET /api/v1/attachments/{id}": {200, func(f *fixture) target {
 		return target{path: "/api/v1/attachments/" + f.mail(f.agent, false, "").att, foreignPath: "/api/v1/attachments/" + f.mail(f.other, false, "").att}
 	}},
@@ -208,6 +211,15 @@ func TestAuthMatrix(t *testing.T) {
 					expect("without capability", r, 403, "forbidden")
 					if !strings.Contains(r.JSON()["error"].(map[string]any)["message"].(string), rt.Access.Capability) {
 						t.Errorf("403 message does not name %s: %s", rt.Access.Capability, r.Body)
+					}
+				}
+				if len(rt.Access.AnyOf) > 0 {
+					r := call(bare, tg, tg.path)
+					expect("without any of the capabilities", r, 403, "forbidden")
+					for _, c := range rt.Access.AnyOf {
+						if !strings.Contains(r.JSON()["error"].(map[string]any)["message"].(string), c) {
+							t.Errorf("403 message does not name %s: %s", c, r.Body)
+						}
 					}
 				}
 				if tg.foreignPath != "" {

@@ -8,9 +8,11 @@ import (
 	"github.com/agentsvc/agentsvc/internal/apierr"
 )
 
-// Cursors are opaque to clients: base64url of a version tag and the sort key
-// of the last item returned (an id, or a log sequence). The tag lets the
-// format change without old cursors being misread.
+// List cursors are opaque to clients: base64url of a version tag and the
+// sort key of the last item returned. The tag lets the format change without
+// old cursors being misread. (The events API's cursor is not opaque: it is
+// the log sequence as a decimal string, the webhook sequence; its old
+// encoded form is still read, see parseEventCursor.)
 const cursorTag = "c1:"
 
 // EncodeCursor makes the cursor that continues after key.

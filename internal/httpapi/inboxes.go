@@ -26,7 +26,7 @@ type listInboxesOut struct{ Body *Page[email.Inbox] }
 
 func (s *Server) registerInboxes() {
 	register(s, huma.Operation{
-		OperationID: "createInbox", Method: http.MethodPost, Path: "/api/v1/inboxes", Tags: []string{"Inboxes"},
+		OperationID: "createInbox", Errors: []int{402}, Method: http.MethodPost, Path: "/api/v1/inboxes", Tags: []string{"Inboxes"},
 		Summary:       "Create an agent with an inbox",
 		Description:   "Creates an agent and its inbox `username@<mail domain>`. 409 `already_exists` when the address is taken; 402 `quota_exceeded` when the plan's agent quota is reached. Accepts an `Idempotency-Key` header.",
 		DefaultStatus: http.StatusCreated,

@@ -94,10 +94,13 @@ const machinesDoc = "Machines are gVisor sandboxes over a shared Debian/Ubuntu i
 
 func (s *Server) registerMachines() {
 	tags := []string{"Machines"}
+	// The overview goes on the tag, where it describes every operation,
+	// rather than on a list operation that answers none of its errors.
+	s.api.OpenAPI().Tags = append(s.api.OpenAPI().Tags, &huma.Tag{Name: "Machines", Description: machinesDoc})
 	svc := s.deps.Machines
 
 	register(s, huma.Operation{OperationID: "listMachines", Method: http.MethodGet, Path: "/api/v1/machines", Tags: tags,
-		Summary: "List machines", Description: "The agent's machines (deleted ones excepted), newest first. " + machinesDoc},
+		Summary: "List machines", Description: "The agent's machines (deleted ones excepted), newest first."},
 		agentWith(auth.ComputeRead), func(ctx context.Context, in *listMachinesIn) (*listMachinesOut, error) {
 			after, err := in.after()
 			if err != nil {
@@ -110,7 +113,7 @@ func (s *Server) registerMachines() {
 			return &listMachinesOut{Body: pageOf(items, in.Limit, func(m machines.Machine) string { return m.ID })}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "createMachine", Method: http.MethodPost, Path: "/api/v1/machines", Tags: tags,
+	register(s, huma.Operation{OperationID: "createMachine", Errors: []int{402, 404, 503}, Method: http.MethodPost, Path: "/api/v1/machines", Tags: tags,
 		Summary: "Create (or fork) a machine", DefaultStatus: http.StatusCreated,
 		Description: "Starts a machine and answers when it runs (201, state running). With `fork_from` the machine is a fork of another. " +
 			"402 `quota_exceeded` (machine_time) when the organization's monthly machine time is used up. " +
@@ -140,7 +143,7 @@ func (s *Server) registerMachines() {
 			return &machineOut{Body: m}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "deleteMachine", Method: http.MethodDelete, Path: "/api/v1/machines/{id}", Tags: tags,
+	register(s, huma.Operation{OperationID: "deleteMachine", Errors: []int{503}, Method: http.MethodDelete, Path: "/api/v1/machines/{id}", Tags: tags,
 		Summary: "Delete a machine",
 		Description: "Permanently removes the machine, its sandbox and all its snapshots, and ends its billing. " +
 			"Confirmation: the query parameter `confirm=true` is required (400 without it). Answers the machine with state `deleted` and its final charged_time_seconds; afterwards it is 404."},
@@ -163,7 +166,7 @@ func (s *Server) registerMachines() {
 			return &machineOut{Body: m}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "stopMachine", Method: http.MethodPost, Path: "/api/v1/machines/{id}/stop", Tags: tags,
+	register(s, huma.Operation{OperationID: "stopMachine", Errors: []int{409, 503}, Method: http.MethodPost, Path: "/api/v1/machines/{id}/stop", Tags: tags,
 		Summary: "Stop a machine",
 		Description: "Checkpoints memory and disk, releases the sandbox and stops billing (unused time stays in the allowance). " +
 			"409 `invalid_state` unless running."},
@@ -178,7 +181,7 @@ func (s *Server) registerMachines() {
 			return &machineOut{Body: m}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "resumeMachine", Method: http.MethodPost, Path: "/api/v1/machines/{id}/resume", Tags: tags,
+	register(s, huma.Operation{OperationID: "resumeMachine", Errors: []int{402, 409, 503}, Method: http.MethodPost, Path: "/api/v1/machines/{id}/resume", Tags: tags,
 		Summary: "Resume a machine",
 		Description: "Restores the machine from its last snapshot: processes continue where they were, the port URLs work again, billing restarts and auto_stop_at is now + ttl_seconds. " +
 			"409 `invalid_state` unless stopped; 402 `quota_exceeded` when the machine time is used up."},
@@ -193,7 +196,7 @@ func (s *Server) registerMachines() {
 			return &machineOut{Body: m}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "runCommand", Method: http.MethodPost, Path: "/api/v1/machines/{id}/run", Tags: tags,
+	register(s, huma.Operation{OperationID: "runCommand", Errors: []int{409, 503}, Method: http.MethodPost, Path: "/api/v1/machines/{id}/run", Tags: tags,
 		Summary: "Run a command",
 		Description: "Runs `command` with bash -c in /root and answers when it ends: exit_code, stdout, stderr (each at most 1 MiB, truncation flagged; " +
 			"text when valid UTF-8, else base64 as stdout_encoding says). Several commands may run at once. Processes the command starts with setsid or nohup in the background keep running. " +
@@ -210,7 +213,7 @@ func (s *Server) registerMachines() {
 			return &runOut{Body: res}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "readMachineFile", Method: http.MethodGet, Path: "/api/v1/machines/{id}/files", Tags: tags,
+	register(s, huma.Operation{OperationID: "readMachineFile", Errors: []int{409, 503}, Method: http.MethodGet, Path: "/api/v1/machines/{id}/files", Tags: tags,
 		Summary: "Read a file",
 		Description: "Returns the file as JSON: `encoding` is `text` when the content is valid UTF-8 without NUL bytes, else `base64`. At most 8 MiB (400 beyond). " +
 			"Paths resolve inside the machine's own kernel; 404 when there is no regular file."},
@@ -225,7 +228,7 @@ func (s *Server) registerMachines() {
 			return &fileOut{Body: f}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "writeMachineFile", Method: http.MethodPut, Path: "/api/v1/machines/{id}/files", Tags: tags,
+	register(s, huma.Operation{OperationID: "writeMachineFile", Errors: []int{409, 503}, Method: http.MethodPut, Path: "/api/v1/machines/{id}/files", Tags: tags,
 		Summary: "Write a file", MaxBodyBytes: machines.MaxFileBytes,
 		Description: "The request body is the file's content, as raw bytes (send Content-Type: application/octet-stream; JSON is not parsed). " +
 			"Creates or replaces the file (mode 0644) and creates missing parent directories. At most 8 MiB."},
@@ -240,7 +243,7 @@ func (s *Server) registerMachines() {
 			return &putFileOut{Body: f}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "exposeMachinePort", Method: http.MethodPost, Path: "/api/v1/machines/{id}/ports", Tags: tags,
+	register(s, huma.Operation{OperationID: "exposeMachinePort", Errors: []int{409, 503}, Method: http.MethodPost, Path: "/api/v1/machines/{id}/ports", Tags: tags,
 		Summary: "Expose a port",
 		Description: "Makes a TCP port of the machine reachable, over HTTP and WebSocket, at a stable public URL " +
 			"`https://<port>-<machine id>.<machines domain>` (dev: `http://<port>-<machine id>.machines.localhost:<http port>`). " +
@@ -256,7 +259,7 @@ func (s *Server) registerMachines() {
 			return &portOut{Body: p}, nil
 		})
 
-	register(s, huma.Operation{OperationID: "getMachineDesktop", Method: http.MethodGet, Path: "/api/v1/machines/{id}/desktop", Tags: tags,
+	register(s, huma.Operation{OperationID: "getMachineDesktop", Errors: []int{409, 503}, Method: http.MethodGet, Path: "/api/v1/machines/{id}/desktop", Tags: tags,
 		Summary: "Open the desktop",
 		Description: "For a running machine created with image `desktop`: starts its desktop if needed and returns a URL to noVNC in a browser, " +
 			"authorized by a signed token in the URL (valid 5 minutes; the browser session it opens lasts an hour), not by the agent's token. " +

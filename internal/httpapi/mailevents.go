@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -17,14 +18,53 @@ import (
 type inboxEventsIn struct {
 	ID     string `path:"id" doc:"Inbox id (inb_…)."`
 	Wait   int    `query:"wait" minimum:"0" maximum:"25" doc:"Seconds to wait for the first event (0-25); 0 answers at once."`
-	Cursor string `query:"cursor" maxLength:"256" doc:"next_cursor of the previous answer; omit to start from now on."`
+	Cursor string `query:"cursor" maxLength:"256" doc:"A position in the organization's event log, as a decimal string: next_cursor of the previous answer, or the sequence of an event (from this feed or a webhook) to continue after it; 0 for the start of the log. Omit to start from now on. Cursors of the earlier opaque form are still accepted."`
+}
+
+// inboxEvent is an event as the events API shows it: the same fields as the
+// body of a webhook request, so one decoder reads both, and sequence as the
+// same decimal string (the reference's "Webhook request": sequence "equals
+// the events API cursor").
+type inboxEvent struct {
+	ID             string         `json:"id" doc:"Event id (evt_…), the same in webhook deliveries of this event."`
+	Type           string         `json:"type" doc:"message.received or thread.updated."`
+	OccurredAt     time.Time      `json:"occurred_at"`
+	Sequence       string         `json:"sequence" doc:"Decimal string: the event's position in the organization's event log, equal to the webhook sequence of the event. Pass it as cursor to continue after this event; compare as a number."`
+	OrganizationID string         `json:"organization_id"`
+	InboxID        string         `json:"inbox_id,omitempty"`
+	Data           map[string]any `json:"data" doc:"Ids and a short summary, never a body."`
+}
+
+func inboxEventOf(e events.Event) inboxEvent {
+	return inboxEvent{ID: e.ID, Type: e.Type, OccurredAt: e.OccurredAt.UTC(), Sequence: strconv.FormatInt(e.Seq, 10),
+		OrganizationID: e.OrgID, InboxID: e.InboxID, Data: e.Data}
 }
 
 type inboxEventsOut struct {
 	Body struct {
-		Data       []events.Event `json:"data" doc:"Events oldest first: message.received and thread.updated, with ids and a short snippet, never a body."`
-		NextCursor string         `json:"next_cursor" doc:"Always present: pass it to continue after these events (it is the log sequence, the webhook sequence)."`
+		Data       []inboxEvent `json:"data" doc:"Events oldest first: message.received and thread.updated, with ids and a short snippet, never a body."`
+		NextCursor string       `json:"next_cursor" doc:"Always present: pass it as cursor to continue after these events. A decimal string, the log sequence: the sequence of the last event shown, or the position the feed has read up to when events of other kinds or inboxes came after it."`
 	}
+}
+
+// parseEventCursor reads the events API cursor: a log sequence as a decimal
+// string, or (from clients that kept one) the opaque form this feed returned
+// before, base64url of "c1:" and the sequence. A decimal string is never a
+// valid old cursor (those decode to text starting "c1:", so they start with
+// "Yz"), so the two cannot be confused.
+func parseEventCursor(c string) (int64, error) {
+	if c != "" && strings.Trim(c, "0123456789") == "" {
+		return strconv.ParseInt(c, 10, 64)
+	}
+	key, err := DecodeCursor(c)
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(key, 10, 64)
+	if err == nil && n < 0 {
+		err = errBadCursor
+	}
+	return n, err
 }
 
 type mailQueryBody struct {
@@ -63,6 +103,8 @@ func (s *Server) registerMailEvents() {
 		Description: "Events of the inbox after `cursor`: `message.received` (new inbound mail, delivered or flagged; also when a team member " +
 			"releases held mail) and `thread.updated` (folder, labels or read state changed, by a PATCH or by mail joining the thread: an archived " +
 			"thread back in inbox, the read flag cleared, labels of a send; `data.changes` names what changed). Without `cursor` it starts from now on. " +
+			"Cursors are positions in the organization's event log as decimal strings: `next_cursor`, each event's `sequence` and the " +
+			"`sequence` of a webhook request are the same numbers, so a client can switch between webhooks and this feed without missing events. " +
 			"With `wait` it answers as soon as an event arrives (on any server node) or after `wait` seconds with an empty `data`. " +
 			"Mail held in quarantine produces no event for agents, nor does a change to a thread in quarantine (release appends " +
 			"`message.received` and `thread.updated`)."},
@@ -72,10 +114,10 @@ func (s *Server) registerMailEvents() {
 			}
 			var cursor *int64
 			if in.Cursor != "" {
-				key, err := DecodeCursor(in.Cursor)
-				n, perr := strconv.ParseInt(key, 10, 64)
-				if err != nil || perr != nil || n < 0 {
-					return nil, apierr.Invalid("cursor", "is not a cursor this feed returned").WithHint("pass next_cursor from the previous answer unchanged")
+				n, err := parseEventCursor(in.Cursor)
+				if err != nil {
+					return nil, apierr.Invalid("cursor", "must be a log sequence (a decimal string such as 591)").
+						WithHint("pass next_cursor from the previous answer, or the sequence of an event")
 				}
 				cursor = &n
 			}
@@ -84,8 +126,11 @@ func (s *Server) registerMailEvents() {
 				return nil, err
 			}
 			out := &inboxEventsOut{}
-			out.Body.Data = res.Events
-			out.Body.NextCursor = EncodeCursor(strconv.FormatInt(res.Next, 10))
+			out.Body.Data = make([]inboxEvent, len(res.Events))
+			for i, e := range res.Events {
+				out.Body.Data[i] = inboxEventOf(e)
+			}
+			out.Body.NextCursor = strconv.FormatInt(res.Next, 10)
 			return out, nil
 		})
 

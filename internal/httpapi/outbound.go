@@ -159,7 +159,7 @@ func (s *Server) registerOutbound() {
 		return &uploadOut{Body: u}, nil
 	})
 	register(s, huma.Operation{
-		OperationID: "deleteUpload", Method: http.MethodDelete, Path: "/api/v1/uploads/{id}", Tags: []string{"Sending"},
+		OperationID: "deleteUpload", Errors: []int{409}, Method: http.MethodDelete, Path: "/api/v1/uploads/{id}", Tags: []string{"Sending"},
 		Summary:       "Remove an unused upload",
 		Description:   "409 `invalid_state` while a draft holds it (delete the draft instead).",
 		DefaultStatus: http.StatusNoContent,
@@ -233,7 +233,7 @@ func (s *Server) registerOutbound() {
 		"(sends_per_day, sends_per_month, outbound_recipients, outbound_attachments, verified_recipients) and nothing is queued. " +
 		"`idempotency_key`: a retry with the same body returns the original answer (header Idempotent-Replayed: true); another body is 409 `idempotency_conflict`."
 	register(s, huma.Operation{
-		OperationID: "sendMessage", Method: http.MethodPost, Path: "/api/v1/inboxes/{id}/messages", Tags: []string{"Sending"},
+		OperationID: "sendMessage", Errors: []int{402}, Method: http.MethodPost, Path: "/api/v1/inboxes/{id}/messages", Tags: []string{"Sending"},
 		Summary:       "Send a message",
 		Description:   "Sends a new message from the inbox." + sentDoc,
 		DefaultStatus: http.StatusAccepted,
@@ -250,7 +250,7 @@ func (s *Server) registerOutbound() {
 		return &sentOut{Replayed: replayed(dup), Body: sent}, nil
 	})
 	register(s, huma.Operation{
-		OperationID: "replyToMessage", Method: http.MethodPost, Path: "/api/v1/messages/{id}/reply", Tags: []string{"Sending"},
+		OperationID: "replyToMessage", Errors: []int{402}, Method: http.MethodPost, Path: "/api/v1/messages/{id}/reply", Tags: []string{"Sending"},
 		Summary: "Reply to a message",
 		Description: "Answers to the message's Reply-To (else its sender; for a message this inbox sent, its recipients), with `Re:` and the threading " +
 			"headers In-Reply-To and References; `reply_all` adds its To and Cc, leaving out this inbox." + sentDoc,
@@ -268,7 +268,7 @@ func (s *Server) registerOutbound() {
 		return &sentOut{Replayed: replayed(dup), Body: sent}, nil
 	})
 	register(s, huma.Operation{
-		OperationID: "forwardMessage", Method: http.MethodPost, Path: "/api/v1/messages/{id}/forward", Tags: []string{"Sending"},
+		OperationID: "forwardMessage", Errors: []int{402}, Method: http.MethodPost, Path: "/api/v1/messages/{id}/forward", Tags: []string{"Sending"},
 		Summary: "Forward a message",
 		Description: "Sends the message on with `Fwd:`: `text` first, then the original quoted with its From, Date, Subject and To; " +
 			"its attachments go along (paid plan)." + sentDoc,
@@ -357,7 +357,7 @@ func (s *Server) registerOutbound() {
 		return &domainOut{Body: d}, nil
 	})
 	register(s, huma.Operation{
-		OperationID: "deleteDomain", Method: http.MethodDelete, Path: "/api/v1/domains/{id}", Tags: []string{"Domains"},
+		OperationID: "deleteDomain", Errors: []int{409}, Method: http.MethodDelete, Path: "/api/v1/domains/{id}", Tags: []string{"Domains"},
 		Summary: "Remove a custom domain", Description: "The organization's mail domain cannot be removed (409 `invalid_state`).",
 		DefaultStatus: http.StatusNoContent,
 	}, orgKeyWith(auth.InboxesManage), func(ctx context.Context, in *idIn) (*struct{}, error) {
@@ -405,7 +405,7 @@ func (s *Server) registerOutbound() {
 		return nil, svc.DeleteRecipient(ctx, auth.FromContext(ctx), in.ID)
 	})
 	register(s, huma.Operation{
-		OperationID: "confirmVerifiedRecipient", Method: http.MethodGet, Path: "/api/v1/verified-recipients/confirm", Tags: []string{"Sending"},
+		OperationID: "confirmVerifiedRecipient", Errors: []int{404}, Method: http.MethodGet, Path: "/api/v1/verified-recipients/confirm", Tags: []string{"Sending"},
 		Summary:     "Confirm a recipient (the link in the confirmation mail)",
 		Description: "Opened by the recipient from the confirmation mail. 404 for an unknown or replaced link; opening it twice is harmless.",
 	}, public(), func(ctx context.Context, in *confirmIn) (*recipientOut, error) {

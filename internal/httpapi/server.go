@@ -9,7 +9,10 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"reflect"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -121,6 +124,7 @@ func New(deps Deps, opts Options) *Server {
 	if deps.Outbound != nil {
 		s.registerOutbound()
 	}
+	markNullObjects(s.api.OpenAPI().Components.Schemas)
 
 	s.handler = s.chain(http.HandlerFunc(s.route))
 	return s
@@ -204,12 +208,22 @@ type Access struct {
 	Kind auth.Kind
 	// Capability the credential must hold; "" for any.
 	Capability string
+	// AnyOf, when set, admits a credential holding at least one of these
+	// capabilities; the handler then checks per field which one each part of
+	// the request needs (PATCH of a thread: folder needs email:send, read
+	// and labels email:read).
+	AnyOf []string
 }
 
 func agentWith(scope string) Access { return Access{Kind: auth.KindAgent, Capability: scope} }
 func orgKeyWith(cap string) Access  { return Access{Kind: auth.KindOrgKey, Capability: cap} }
 func anyAgent() Access              { return Access{Kind: auth.KindAgent} }
 func public() Access                { return Access{Public: true} }
+
+// agentWithAnyOf admits agent tokens holding any of scopes; the handler
+// checks which one each field needs.
+func agentWithAnyOf(scopes ...string) Access { return Access{Kind: auth.KindAgent, AnyOf: scopes} }
+
 func (a Access) credentialName() string {
 	switch a.Kind {
 	case auth.KindAgent:
@@ -232,8 +246,14 @@ func (a Access) describe() string {
 	if a.Capability != "" {
 		s += " with `" + a.Capability + "`"
 	}
+	if len(a.AnyOf) > 0 {
+		s += " with `" + strings.Join(a.AnyOf, "` or `") + "` (which one depends on the fields sent)"
+	}
 	return s + "."
 }
+
+// anyOfNames is "a or b" for messages.
+func anyOfNames(caps []string) string { return strings.Join(caps, " or ") }
 
 // register adds an operation with its access rule. Errors returned by the
 // handler become the errorEnvelope here, in one place.
@@ -251,15 +271,18 @@ func register[I, O any](s *Server, op huma.Operation, a Access, h func(context.C
 		if a.Capability != "" {
 			ext["capability"] = a.Capability
 		}
+		if len(a.AnyOf) > 0 {
+			ext["capability_any_of"] = a.AnyOf
+		}
 		op.Extensions["x-agentsvc-auth"] = ext
-		op.Errors = append(op.Errors, 401, 403)
 	}
-	op.Errors = append(op.Errors, 400, 429, 500)
+	op.Errors = errorStatuses[I](op, a)
 	if op.MaxBodyBytes == 0 {
 		op.MaxBodyBytes = s.opts.MaxBodyBytes
 	}
 	op.Middlewares = append(huma.Middlewares{s.authorize(a)}, op.Middlewares...)
 	s.routes = append(s.routes, Route{Method: op.Method, Path: op.Path, Access: a})
+	defer s.pruneErrors(op)
 	huma.Register(s.api, op, func(ctx context.Context, in *I) (*O, error) {
 		out, err := h(ctx, in)
 		if err != nil {
@@ -277,6 +300,76 @@ func register[I, O any](s *Server, op huma.Operation, a Access, h func(context.C
 		}
 		return out, nil
 	})
+}
+
+// errorStatuses is every error status an operation can answer, so the
+// OpenAPI document declares what clients will meet: the statuses the
+// operation lists itself (409 for a state conflict, 422 for unreadable
+// content, ...), plus those that follow from its shape, decided here once:
+//   - 400 (invalid parameters) and 429, 500 for every operation;
+//   - 401 and 403 unless public;
+//   - 404 when the path names a resource ({id}): missing or not visible;
+//   - 413 when it takes a body (the body size limit), and 415 when that body
+//     is JSON (authorize refuses other content types);
+//   - 409 for every POST: the idempotency layer answers idempotency_conflict
+//     and idempotency_in_progress.
+func errorStatuses[I any](op huma.Operation, a Access) []int {
+	out := append([]int(nil), op.Errors...)
+	out = append(out, 400, 429, 500)
+	if !a.Public {
+		out = append(out, 401, 403)
+	}
+	if strings.Contains(op.Path, "{") {
+		out = append(out, 404)
+	}
+	in := reflect.TypeFor[I]()
+	if f, ok := in.FieldByName("Body"); ok {
+		out = append(out, 413)
+		if f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() != reflect.Uint8 {
+			out = append(out, 415)
+		}
+	} else if _, ok := in.FieldByName("RawBody"); ok {
+		out = append(out, 413)
+	}
+	if op.Method == http.MethodPost {
+		out = append(out, 409)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// pruneErrors removes from the document the error responses huma adds on
+// its own but this API never answers: huma declares 422 for every operation
+// with parameters or a body, while our validation errors are 400 (see
+// hookHumaErrors); only operations that list 422 themselves keep it.
+func (s *Server) pruneErrors(op huma.Operation) {
+	pi := s.api.OpenAPI().Paths[op.Path]
+	if pi == nil {
+		return
+	}
+	var doc *huma.Operation
+	switch op.Method {
+	case http.MethodGet:
+		doc = pi.Get
+	case http.MethodPost:
+		doc = pi.Post
+	case http.MethodPut:
+		doc = pi.Put
+	case http.MethodPatch:
+		doc = pi.Patch
+	case http.MethodDelete:
+		doc = pi.Delete
+	}
+	if doc == nil {
+		panic("operation not in the document: " + op.Method + " " + op.Path)
+	}
+	for code := range doc.Responses {
+		n, err := strconv.Atoi(code)
+		if err == nil && n >= 400 && !slices.Contains(op.Errors, n) {
+			delete(doc.Responses, code)
+		}
+	}
+	doc.Errors = op.Errors
 }
 
 // authorize enforces an operation's access rule and its content type.
@@ -309,6 +402,11 @@ func (s *Server) authorize(a Access) func(huma.Context, func(huma.Context)) {
 		if a.Capability != "" && !p.Has(a.Capability) {
 			s.writeHuma(ctx, apierr.Forbidden("the "+kindName(p.Kind)+" lacks the capability "+a.Capability,
 				"issue a credential that includes "+a.Capability))
+			return
+		}
+		if len(a.AnyOf) > 0 && !slices.ContainsFunc(a.AnyOf, p.Has) {
+			s.writeHuma(ctx, apierr.Forbidden("the "+kindName(p.Kind)+" lacks the capability "+anyOfNames(a.AnyOf)+" that this endpoint needs",
+				"issue a credential that includes "+anyOfNames(a.AnyOf)))
 			return
 		}
 		next(ctx)

@@ -157,7 +157,7 @@ func (s *Server) registerVault() {
 			"The TOTP secret is sealed and never returned by any endpoint. Values and secrets are sealed at rest (AES-256-GCM). Logged as vault.create."},
 		agentWith(auth.VaultWrite), createCredential)
 
-	register(s, huma.Operation{OperationID: "readCredential", Method: http.MethodGet, Path: "/api/v1/vault/{id}", Tags: tags,
+	register(s, huma.Operation{OperationID: "readCredential", Errors: []int{409}, Method: http.MethodGet, Path: "/api/v1/vault/{id}", Tags: tags,
 		Summary: "Read a credential's value",
 		Description: "Returns the credential with its `value` (the password or key), and logs vault.read in the audit history; the entry is committed before the value is returned. " +
 			"404 when the credential is not equipped on the agent. 403 `forbidden` when it is not agent-readable: its value is never returned by any endpoint (the refusal is logged as vault.read_denied), though TOTP codes are. " +
@@ -181,7 +181,7 @@ func (s *Server) registerVault() {
 		Description: "Deletes a credential the agent created, for good. Logged as vault.delete."},
 		agentWith(auth.VaultWrite), deleteCredential)
 
-	register(s, huma.Operation{OperationID: "getTOTPCode", Method: http.MethodGet, Path: "/api/v1/vault/{id}/totp", Tags: tags,
+	register(s, huma.Operation{OperationID: "getTOTPCode", Errors: []int{409}, Method: http.MethodGet, Path: "/api/v1/vault/{id}/totp", Tags: tags,
 		Summary: "Current TOTP code",
 		Description: "RFC 6238 code of the credential's TOTP secret with `valid_until` (end of the current time step) and `period`. " +
 			"Works for credentials that are not agent-readable too. 409 `invalid_state` when there is no secret. Logged as vault.totp."},

@@ -60,7 +60,7 @@ func TestEveryEventType(t *testing.T) {
 		var evs struct {
 			Data []struct {
 				ID       string `json:"id"`
-				Sequence int64  `json:"sequence"`
+				Sequence string `json:"sequence"`
 				Type     string `json:"type"`
 			} `json:"data"`
 		}
@@ -68,7 +68,7 @@ func TestEveryEventType(t *testing.T) {
 		found := false
 		for _, e := range evs.Data {
 			if e.ID == got.Body["id"] {
-				found = e.Sequence == seq && e.Type == "message.received"
+				found = e.Sequence == got.Body["sequence"] && e.Type == "message.received"
 			}
 		}
 		if !found {

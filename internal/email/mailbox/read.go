@@ -277,3 +277,37 @@ func (s *Service) AttachmentText(ctx context.Context, p *auth.Principal, id stri
 			Hint: "the file is malformed or took too long to read; download the bytes instead"}
 	}
 }
+
+// RawMessage returns the message exactly as stored: for inbound mail the
+// bytes received over SMTP with the Received header this server prepended,
+// for sent mail the signed message handed to delivery. The same rules as
+// attachments apply: another agent's message is 404, and while quarantined
+// it is 409 for agents, since the raw bytes are the very content withheld.
+func (s *Service) RawMessage(ctx context.Context, p *auth.Principal, id string) ([]byte, error) {
+	if !ids.Valid("msg", id) {
+		return nil, apierr.NotFound("message")
+	}
+	var inboxID, blob string
+	var quarantined bool
+	err := s.db.QueryRowContext(ctx, `SELECT inbox_id, blob_path, quarantined FROM messages WHERE org_id = $1 AND id = $2`, p.OrgID, id).
+		Scan(&inboxID, &blob, &quarantined)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, apierr.NotFound("message")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read message: %w", err)
+	}
+	if _, err := visibleInbox(ctx, s.db, p, inboxID); err != nil {
+		return nil, apierr.NotFound("message")
+	}
+	if quarantined && p.Kind == auth.KindAgent {
+		return nil, apierr.Conflict(apierr.CodeInvalidState, "this message is in quarantine").
+			WithHint("a team member must release it first")
+	}
+	if blob == "" {
+		// Every stored message has its raw form; a row without one is damage,
+		// not something the client can fix.
+		return nil, fmt.Errorf("message %s has no raw blob", id)
+	}
+	return s.blobs.ReadContext(ctx, blob)
+}

@@ -276,15 +276,17 @@ func addLabelTo(ctx context.Context, tx *store.Tx, threadID, label string) (bool
 }
 
 // UpdateThread changes a thread's folder, the agent's read flag and labels.
-// Moving to another folder needs email:send (the reference's scope split);
-// quarantine can be neither chosen nor left this way. A change appends
-// thread.updated.
+// The reference splits the scopes by field: moving to another folder needs
+// email:send, the read flag and labels need email:read, so a send-only
+// token can file mail and a read-only one can mark and label it. A body
+// with no field changes nothing and only returns the thread, which is a
+// read (email:read). Quarantine can be neither chosen nor left this way. A
+// change appends thread.updated.
 func (s *Service) UpdateThread(ctx context.Context, p *auth.Principal, id string, u ThreadUpdate) (Thread, error) {
+	if err := u.authorize(p); err != nil {
+		return Thread{}, err
+	}
 	if u.Folder != nil {
-		if p.Kind == auth.KindAgent && !p.Has(auth.EmailSend) {
-			return Thread{}, apierr.Forbidden("the agent token lacks the capability email:send, which moving a thread to another folder needs",
-				"issue a token that includes email:send, or change only read and labels")
-		}
 		if *u.Folder == FolderQuarantine {
 			return Thread{}, apierr.Invalid("folder", "quarantine cannot be chosen").WithHint("use inbox, archive, trash or spam")
 		}
@@ -369,6 +371,28 @@ func (s *Service) UpdateThread(ctx context.Context, p *auth.Principal, id string
 	return out, err
 }
 
+// authorize checks that an agent token holds the capability each field
+// needs; the 403 names the missing one and the fields that need it.
+func (u ThreadUpdate) authorize(p *auth.Principal) error {
+	if p.Kind != auth.KindAgent {
+		return nil
+	}
+	if u.Folder != nil && !p.Has(auth.EmailSend) {
+		return apierr.Forbidden("the agent token lacks the capability email:send, which moving a thread to another folder needs",
+			"issue a token that includes email:send, or leave out folder")
+	}
+	readFields := u.Read != nil || len(u.AddLabels) > 0 || len(u.RemoveLabels) > 0
+	if (readFields || u.Folder == nil) && !p.Has(auth.EmailRead) {
+		what := "changing read and labels"
+		if !readFields {
+			what = "a PATCH without fields (it only reads the thread)"
+		}
+		return apierr.Forbidden("the agent token lacks the capability email:read, which "+what+" needs",
+			"issue a token that includes email:read, or send only folder")
+	}
+	return nil
+}
+
 func threadEventData(t Thread, changes []string) map[string]any {
 	return map[string]any{"thread_id": t.ID, "inbox_id": t.InboxID, "folder": t.Folder, "labels": t.Labels, "read": t.Read,
 		"subject": t.Subject, "changes": changes}
@@ -387,8 +411,15 @@ func (s *Service) DeleteThread(ctx context.Context, p *auth.Principal, id string
 			return err
 		}
 		if t.Folder != FolderTrash && t.Folder != FolderSpam {
+			hint := "move it to trash first (PATCH with folder trash)"
+			if t.Folder == FolderQuarantine {
+				// A PATCH cannot take a thread out of quarantine, so that
+				// hint would lead nowhere: held mail is a team member's call.
+				hint = "held mail is handled by team members: one must release it (POST /api/v1/threads/{id}/release with an organization key); " +
+					"after that you can move it to trash (PATCH with folder trash) and delete it"
+			}
 			return apierr.Conflict(apierr.CodeInvalidState, "the thread is in %s; only threads in trash or spam can be deleted", t.Folder).
-				WithHint("move it to trash first (PATCH with folder trash)")
+				WithHint(hint)
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT blob_path, size FROM messages WHERE thread_id = $1`, id)
 		if err != nil {
