@@ -251,7 +251,7 @@ func pdfText(data []byte, limits Limits) (string, error) {
 // stopGrace is how long guarded waits, after its timeout, for the extractor
 // to notice the cancelled context and end. readPDF notices at its next read
 // of the file (see pdfSource), so this is short.
-const stopGrace = time.Second
+const stopGrace = 2 * time.Second
 
 // guarded runs an extractor that is not trusted to return, or to return
 // without panicking, on hostile input. A panic becomes ErrMalformed. On
@@ -289,11 +289,11 @@ func guarded(timeout time.Duration, extract func(ctx context.Context) (string, e
 // maxOutput is reached. The library only ever sees a file that passed the
 // checks in pdfguard.go, through a pdfSource that stops it when ctx ends.
 func readPDF(ctx context.Context, data []byte, maxOutput int) (string, error) {
-	table, err := readXrefMirror(data)
+	table, err := readXrefMirror(ctx, data)
 	if err != nil {
 		return "", fmt.Errorf("%w: pdf: %w", ErrMalformed, err)
 	}
-	guard := &pageGuard{budget: maxDecodedTotal, cmaps: map[string]streamScan{}}
+	guard := &pageGuard{ctx: ctx, budget: maxDecodedTotal, cmaps: map[string]streamScan{}}
 	if err := table.checkObjectStreams(data, &guard.budget); err != nil {
 		return "", fmt.Errorf("%w: pdf: %w", ErrMalformed, err)
 	}

@@ -147,6 +147,7 @@ type xrefTable struct {
 	trailer pdfDict // the newest section's trailer, as r.trailer
 	stream  bool    // cross-reference streams (object streams possible)
 	limit   int
+	ctx     context.Context
 }
 
 func (t *xrefTable) ensure(x int64) error {
@@ -199,7 +200,7 @@ func findLastLine(buf []byte, s string) int {
 
 // readXrefMirror builds the object table the library will build, refusing
 // what would make the library allocate without bound or loop.
-func readXrefMirror(data []byte) (*xrefTable, error) {
+func readXrefMirror(ctx context.Context, data []byte) (*xrefTable, error) {
 	start, err := startXref(data)
 	if err != nil {
 		return nil, err
@@ -207,7 +208,7 @@ func readXrefMirror(data []byte) (*xrefTable, error) {
 	if start < 0 || start >= int64(len(data)) {
 		return nil, refuse("startxref outside the file")
 	}
-	t := &xrefTable{limit: maxObjectNumber(len(data))}
+	t := &xrefTable{limit: maxObjectNumber(len(data)), ctx: ctx}
 	l := &pdfLexer{data: data, pos: int(start)}
 	tok, err := l.token()
 	if err != nil {
@@ -396,7 +397,7 @@ func (t *xrefTable) readStreamData(data []byte, objOff int64, ref pdfRef, strm p
 	}
 	// The library decodes the stream itself; let it, through a file that
 	// lists only this object, so the bytes are exactly the ones it will see.
-	syn, err := syntheticReader(data, map[uint32]xrefEntry{ref.num: {num: ref.num, gen: ref.gen, offset: objOff}}, []pdfRef{ref}, nil)
+	syn, err := syntheticReader(t.ctx, data, map[uint32]xrefEntry{ref.num: {num: ref.num, gen: ref.gen, offset: objOff}}, []pdfRef{ref}, nil)
 	if err != nil {
 		return err
 	}
@@ -498,7 +499,7 @@ func decodeInt(b []byte) int {
 // carries the original /Encrypt and /ID, so encrypted streams decode the
 // same). The library then reads those objects exactly as it reads them in
 // the real file, but cannot reach anything else.
-func syntheticReader(data []byte, entries map[uint32]xrefEntry, refs []pdfRef, trailer pdfDict) (*pdf.Reader, error) {
+func syntheticReader(ctx context.Context, data []byte, entries map[uint32]xrefEntry, refs []pdfRef, trailer pdfDict) (*pdf.Reader, error) {
 	var b strings.Builder
 	b.WriteString("\n")
 	xrefAt := len(data) + b.Len()
@@ -525,7 +526,7 @@ func syntheticReader(data []byte, entries map[uint32]xrefEntry, refs []pdfRef, t
 		}
 	}
 	fmt.Fprintf(&b, " >>\nstartxref\n%d\n%%%%EOF\n", xrefAt)
-	src := &concatReaderAt{a: data, b: []byte(b.String())}
+	src := &concatReaderAt{ctx: ctx, a: data, b: []byte(b.String())}
 	r, err := pdf.NewReader(src, src.size())
 	if err != nil {
 		return nil, refuse("%v", err)
@@ -533,11 +534,19 @@ func syntheticReader(data []byte, entries map[uint32]xrefEntry, refs []pdfRef, t
 	return r, nil
 }
 
-type concatReaderAt struct{ a, b []byte }
+// concatReaderAt serves data plus the synthetic section; like pdfSource it
+// stops the library once ctx ends.
+type concatReaderAt struct {
+	ctx  context.Context
+	a, b []byte
+}
 
 func (c *concatReaderAt) size() int64 { return int64(len(c.a) + len(c.b)) }
 
 func (c *concatReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		panic(pdfAbort{fmt.Errorf("%w: stopped", ErrTimeout)})
+	}
 	n := 0
 	for len(p) > 0 {
 		switch {
@@ -655,7 +664,7 @@ func (t *xrefTable) checkObjectStreams(data []byte, budget *int64) error {
 		}
 		lookup[r.num] = e
 	}
-	syn, err := syntheticReader(data, lookup, refs, t.trailer)
+	syn, err := syntheticReader(t.ctx, data, lookup, refs, t.trailer)
 	if err != nil {
 		return err
 	}
@@ -665,7 +674,7 @@ func (t *xrefTable) checkObjectStreams(data []byte, budget *int64) error {
 		if v.Kind() != pdf.Stream || v.Key("Type").Name() != "ObjStm" {
 			continue
 		}
-		scan, err := scanStream([]pdf.Value{v}, budget)
+		scan, err := scanStream(t.ctx, []pdf.Value{v}, budget)
 		if err != nil {
 			return refuse("object stream %d: %v", refs[i].num, err)
 		}
@@ -709,7 +718,7 @@ type streamScan struct {
 // after the other), charging budget, and refuses data that ends inside a
 // hex string: the library's lexer, where end of data is allowed, reads that
 // end as whitespace forever.
-func scanStream(streams []pdf.Value, budget *int64) (streamScan, error) {
+func scanStream(ctx context.Context, streams []pdf.Value, budget *int64) (streamScan, error) {
 	var data []byte
 	for _, v := range streams {
 		if err := checkColumnsValue(v); err != nil {
@@ -737,16 +746,23 @@ func scanStream(streams []pdf.Value, budget *int64) (streamScan, error) {
 	if len(tail) > 0 && tail[len(tail)-1] == '<' {
 		return streamScan{}, errors.New("hex string open at the end of the stream")
 	}
-	return tallyOperands(data), nil
+	return tallyOperands(ctx, data)
 }
 
 // tallyOperands counts strings and operands roughly as the library's lexer
 // splits them; the counts only feed the bounds, so being approximate in odd
 // corners (the library's error recovery) is fine.
-func tallyOperands(data []byte) streamScan {
+func tallyOperands(ctx context.Context, data []byte) (streamScan, error) {
 	s := streamScan{size: len(data)}
 	pending := 0
+	next := 1 << 20
 	for i := 0; i < len(data); {
+		if i >= next { // data can be tens of megabytes: notice a timeout
+			if err := ctx.Err(); err != nil {
+				return s, fmt.Errorf("%w: stopped", ErrTimeout)
+			}
+			next = i + 1<<20
+		}
 		c := data[i]
 		switch {
 		case pdfIsSpace(c):
@@ -795,7 +811,7 @@ func tallyOperands(data []byte) streamScan {
 			}
 			word := data[i:j]
 			i = max(j, i+1)
-			if pdfIsInteger(string(word)) || pdfIsReal(string(word)) || string(word) == "true" || string(word) == "false" {
+			if pdfIsInteger(word) || pdfIsReal(word) || string(word) == "true" || string(word) == "false" {
 				pending++
 				continue
 			}
@@ -806,7 +822,7 @@ func tallyOperands(data []byte) streamScan {
 	}
 	s.operands += pending
 	s.maxPending = max(s.maxPending, pending)
-	return s
+	return s, nil
 }
 
 // pdfPages returns the page leaves in order, walking the tree through the
@@ -854,6 +870,7 @@ func pdfPages(r *pdf.Reader) ([]pdf.Value, error) {
 // CMap scans across pages, keyed by the stream's identity (its header and
 // file offset, which is what Value.String prints for a stream).
 type pageGuard struct {
+	ctx    context.Context
 	budget int64
 	cmaps  map[string]streamScan
 }
@@ -886,7 +903,7 @@ func (g *pageGuard) check(page pdf.Value) error {
 	default:
 		streams = []pdf.Value{contents}
 	}
-	text, err := scanStream(streams, &g.budget)
+	text, err := scanStream(g.ctx, streams, &g.budget)
 	if err != nil {
 		return refuse("page content: %v", err)
 	}
@@ -916,7 +933,7 @@ func (g *pageGuard) check(page pdf.Value) error {
 		key := tu.String()
 		cm, ok := g.cmaps[key]
 		if !ok {
-			if cm, err = scanStream([]pdf.Value{tu}, &g.budget); err != nil {
+			if cm, err = scanStream(g.ctx, []pdf.Value{tu}, &g.budget); err != nil {
 				return refuse("font %s ToUnicode: %v", name, err)
 			}
 			g.cmaps[key] = cm

@@ -296,31 +296,35 @@ func (l *pdfLexer) keyword() (any, error) {
 	return pdfKeyword(s), nil
 }
 
-func pdfIsInteger(s string) bool {
-	s = strings.TrimLeft(s[:min(1, len(s))], "+-") + s[min(1, len(s)):]
-	if s == "" {
+func pdfIsInteger[T string | []byte](s T) bool {
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if len(s) == 0 {
 		return false
 	}
-	for _, c := range s {
-		if c < '0' || '9' < c {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || '9' < s[i] {
 			return false
 		}
 	}
 	return true
 }
 
-func pdfIsReal(s string) bool {
-	s = strings.TrimLeft(s[:min(1, len(s))], "+-") + s[min(1, len(s)):]
-	if s == "" {
+func pdfIsReal[T string | []byte](s T) bool {
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if len(s) == 0 {
 		return false
 	}
 	dots := 0
-	for _, c := range s {
-		if c == '.' {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' {
 			dots++
 			continue
 		}
-		if c < '0' || '9' < c {
+		if s[i] < '0' || '9' < s[i] {
 			return false
 		}
 	}
