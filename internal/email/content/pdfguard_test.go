@@ -5,6 +5,9 @@ import (
 	"compress/zlib"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -237,5 +240,39 @@ func TestExtractTextPDFObjectStreams(t *testing.T) {
 	got, err := ExtractText("application/pdf", "x.pdf", goodObjStreamPDF(t), Limits{})
 	if err != nil || got != "Compressed objects" {
 		t.Errorf("got %q, %v; want the page text", got, err)
+	}
+}
+
+// TestWriteHostileFixtures keeps testdata/hostile in step with hostilePDFs
+// (regenerate with CONTENT_UPDATE_FIXTURES=1): the files feed the end-to-end
+// test that mails them (internal/email/inbound) and are there for anyone
+// probing another PDF reader. Large cases stay in code only.
+func TestWriteHostileFixtures(t *testing.T) {
+	update := os.Getenv("CONTENT_UPDATE_FIXTURES") == "1"
+	want := map[string]bool{}
+	for _, h := range hostilePDFs(t) {
+		if len(h.data) > 16<<10 {
+			continue
+		}
+		name := "testdata/hostile/" + strings.Trim(regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(h.name), "-"), "-") + ".pdf"
+		want[name] = true
+		if update {
+			if err := os.MkdirAll("testdata/hostile", 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(name, h.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := os.ReadFile(name)
+		if err != nil || !bytes.Equal(got, h.data) {
+			t.Errorf("%s differs from hostilePDFs (%v); rerun with CONTENT_UPDATE_FIXTURES=1", name, err)
+		}
+	}
+	files, _ := filepath.Glob("testdata/hostile/*.pdf")
+	for _, f := range files {
+		if !want[f] {
+			t.Errorf("%s is not produced by hostilePDFs; delete it", f)
+		}
 	}
 }
