@@ -47,20 +47,58 @@ func ExtractCode(subject, text, html string) (code, link string) {
 	return code, findLink(text, html)
 }
 
-// markerRe builds a pattern of terms; bounded terms must start and end at a
-// word boundary (short words like "pin" or "tel" would match inside others),
-// free terms may sit inside compounds ("Bestätigungscode", "验证码").
-func markerRe(bounded, free []string) *regexp.Regexp {
+// markerSet finds the terms of one list. Bounded terms must start and end at
+// a word boundary (short words like "pin" or "tel" would match inside
+// others); free terms may sit inside compounds ("Bestätigungscode",
+// "验证码"). The two kinds are separate patterns, searched separately, and
+// every match is kept: in one alternation the first alternative that matches
+// wins, so the bounded "zip" used to hide the free "zip code" and leave its
+// "code" to label the postal code that follows.
+type markerSet struct{ bounded, free *regexp.Regexp }
+
+func markerRe(bounded, free []string) markerSet {
 	quote := func(ts []string) string {
 		q := make([]string, len(ts))
 		for i, t := range ts {
-			q[i] = regexp.QuoteMeta(t)
+			// Any run of spaces (a non-breaking one from HTML too) between
+			// the words of a term: "zip  code", "Zip&nbsp;code".
+			q[i] = strings.ReplaceAll(regexp.QuoteMeta(t), " ", `[\s\x{00a0}]+`)
 		}
 		// Longest first so "promo code" wins over "promo".
 		slices.SortFunc(q, func(a, b string) int { return len(b) - len(a) })
 		return strings.Join(q, "|")
 	}
-	return regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(` + quote(bounded) + `)(?:$|[^\p{L}\p{N}])|(` + quote(free) + `)`)
+	return markerSet{
+		bounded: regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(` + quote(bounded) + `)(?:$|[^\p{L}\p{N}])`),
+		free:    regexp.MustCompile(`(?i)(` + quote(free) + `)`),
+	}
+}
+
+// find returns the spans of all terms in line, by start (longest first when
+// two start together). Each search resumes where the last term ended, not
+// after the boundary character its match consumed, so adjacent terms ("tel
+// fax") are all found. Resuming mid-line lets ^ match there, but only a
+// boundary character follows a bounded term and no term starts with one.
+func (m markerSet) find(line string) []span {
+	var out []span
+	for _, re := range []*regexp.Regexp{m.bounded, m.free} {
+		for pos := 0; pos < len(line); {
+			loc := re.FindStringSubmatchIndex(line[pos:])
+			if loc == nil {
+				break
+			}
+			s := span{pos + loc[2], pos + loc[3]}
+			out = append(out, s)
+			pos = max(s.end, pos+1)
+		}
+	}
+	slices.SortFunc(out, func(a, b span) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return b.end - a.end
+	})
+	return out
 }
 
 // codeWords label a one-time code.
@@ -97,23 +135,13 @@ type span struct{ start, end int }
 // markers finds the code words in a line that are not part of a non-code
 // term, and the non-code terms.
 func markers(line string) (code, notCode []span) {
-	for _, m := range notCodeWords.FindAllStringSubmatchIndex(line, -1) {
-		notCode = append(notCode, groupSpan(m))
-	}
-	for _, m := range codeWords.FindAllStringSubmatchIndex(line, -1) {
-		s := groupSpan(m)
+	notCode = notCodeWords.find(line)
+	for _, s := range codeWords.find(line) {
 		if !slices.ContainsFunc(notCode, func(n span) bool { return s.start < n.end && n.start < s.end }) {
 			code = append(code, s)
 		}
 	}
 	return code, notCode
-}
-
-func groupSpan(m []int) span {
-	if m[2] >= 0 {
-		return span{m[2], m[3]}
-	}
-	return span{m[4], m[5]}
 }
 
 // codeToken finds code-like tokens: ASCII letters and digits with inner

@@ -138,6 +138,46 @@ func TestExtractCode(t *testing.T) {
 			subject: "Re: verification of documents",
 			text:    "Thanks, documents received.\n\nJane Doe\n1200 Main St\nSpringfield, IL 62704",
 		},
+		// "zip" is itself a non-code word; it used to match first and use up
+		// the word, so the "code" of "ZIP code" labelled the postal code.
+		{
+			name:    "ZIP code with colon is not a code",
+			subject: "Your order has shipped",
+			text:    "Shipping to: Jane Doe, 100 Congress Ave, Austin TX\nZIP code: 78701\n",
+		},
+		{
+			name:    "ZIP code without colon is not a code",
+			subject: "Delivery address confirmed",
+			text:    "We will deliver to 1 Market St, San Francisco, ZIP code 94105 on Monday.",
+		},
+		{
+			name:    "Zip code in html is not a code",
+			subject: "Update your address",
+			html:    `<p>Address: 1 Market St, San Francisco</p><p>Zip code: 94105</p>`,
+		},
+		{
+			name:    "zip code across a non-breaking space is not a code",
+			subject: "Update your address",
+			html:    `<p>Zip&nbsp;code: 94105</p>`,
+		},
+		{
+			name:     "code still found when a ZIP follows it",
+			subject:  "Your code",
+			text:     "Code: 4821 — ZIP 10115 is your area",
+			wantCode: "4821",
+		},
+		{
+			name:     "your code is",
+			subject:  "Sign in",
+			text:     "Your code is 482913",
+			wantCode: "482913",
+		},
+		{
+			name:     "code after a postal address line",
+			subject:  "Your Acme code",
+			text:     "Acme Inc., ZIP code 94105\nYour verification code: 310574",
+			wantCode: "310574",
+		},
 		{
 			name:    "year next to the word code is not a code",
 			subject: "Code of conduct update",

@@ -64,6 +64,12 @@ func FuzzSanitizeHTML(f *testing.F) {
 func FuzzExtractText(f *testing.F) {
 	f.Add("application/pdf", "a.pdf", buildPDF(f, []string{"Hello"}, true))
 	f.Add("application/pdf", "a.pdf", []byte("%PDF-1.4\n1 0 obj\n<< /Length 5 >>\nstream\nBT ET\nendstream\nendobj\n"))
+	f.Add("application/pdf", "objstm.pdf", goodObjStreamPDF(f))
+	// Files that made the PDF library loop, recurse or allocate without
+	// bound; mutations of them probe the same code.
+	for _, h := range hostilePDFs(f) {
+		f.Add("application/pdf", "hostile.pdf", h.data)
+	}
 	f.Add("text/csv; charset=iso-8859-1", "a.csv", []byte("a;b\n\xfc;\"x\"\"y\"\n"))
 	f.Add("application/json", "a.json", []byte(`{"a":[1,{"b":null}]}`))
 	f.Add("text/html", "a.html", []byte(`<p>x<script>y</script>`))

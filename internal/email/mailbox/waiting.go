@@ -166,7 +166,7 @@ func (q MailQuery) matches(addr string) bool {
 
 // CodeResult is the answer of extract/code.
 type CodeResult struct {
-	Code      *string         `json:"code" doc:"The one-time code copied from the mail; null when it has none or nothing matched."`
+	Code      *string         `json:"code" doc:"The one-time code copied from the mail, digit groups joined (\"123-456\" gives \"123456\"); null when it has none or nothing matched."`
 	Link      *string         `json:"link" doc:"The confirmation or sign-in link copied from the mail; null when none."`
 	Screening *Screening      `json:"screening" doc:"Screening of the matched message; null when nothing matched."`
 	Message   *MessageSummary `json:"message" doc:"The matched message; null when nothing matched in time."`
