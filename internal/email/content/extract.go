@@ -2,7 +2,6 @@ package content
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -117,11 +116,10 @@ func classify(contentType, filename string, data []byte) (kind, map[string]strin
 // indented, HTML as HTMLToText renders it, text/* converted from its charset.
 // Other types give ErrUnsupported. The output is cut to limits.MaxOutput.
 //
-// PDF reading runs in its own goroutine under limits.Timeout with panics
-// recovered: the PDF library is not hardened against hostile files. The file
-// is checked first and the library's reading is bounded (pdfguard.go), so
-// the goroutine ends by itself; on timeout it is told to stop and does at
-// its next read of the file.
+// PDF reading runs in a child process under limits.Timeout (pdfchild.go):
+// the PDF library is not hardened against hostile files, and a loop, a
+// stack overflow or an allocation without end in it must end with the
+// child, not stall or kill the server.
 func ExtractText(contentType, filename string, data []byte, limits Limits) (string, error) {
 	limits = limits.withDefaults()
 	if len(data) > limits.MaxInput {
@@ -239,83 +237,22 @@ func guessDelimiter(s string) rune {
 	return best
 }
 
-type extractResult struct {
-	text string
-	err  error
-}
-
-func pdfText(data []byte, limits Limits) (string, error) {
-	return guarded(limits.Timeout, func(ctx context.Context) (string, error) { return readPDF(ctx, data, limits.MaxOutput) })
-}
-
-// stopGrace is how long guarded waits, after its timeout, for the extractor
-// to notice the cancelled context and end. readPDF notices at its next read
-// of the file (see pdfSource), so this is short.
-const stopGrace = 2 * time.Second
-
-// guarded runs an extractor that is not trusted to return, or to return
-// without panicking, on hostile input. A panic becomes ErrMalformed. On
-// timeout the extractor's context is cancelled and guarded waits up to
-// stopGrace for it to end, so that the work stops, not just the wait; an
-// extractor that ignores its context is abandoned after that (Go cannot stop
-// a goroutine; its result is dropped into a buffered channel).
-func guarded(timeout time.Duration, extract func(ctx context.Context) (string, error)) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	done := make(chan extractResult, 1)
-	go func() {
-		var res extractResult
-		defer func() {
-			if r := recover(); r != nil {
-				res = extractResult{err: fmt.Errorf("%w: reader failed: %v", ErrMalformed, r)}
-			}
-			done <- res
-		}()
-		res.text, res.err = extract(ctx)
-	}()
-	select {
-	case res := <-done:
-		return res.text, res.err
-	case <-ctx.Done():
-		select {
-		case <-done:
-		case <-time.After(stopGrace):
-		}
-		return "", fmt.Errorf("%w: after %s", ErrTimeout, timeout)
-	}
-}
-
 // readPDF reads the text of every page in order, stopping early once
-// maxOutput is reached. The library only ever sees a file that passed the
-// checks in pdfguard.go, through a pdfSource that stops it when ctx ends.
-func readPDF(ctx context.Context, data []byte, maxOutput int) (string, error) {
-	table, err := readXrefMirror(ctx, data)
-	if err != nil {
-		return "", fmt.Errorf("%w: pdf: %w", ErrMalformed, err)
-	}
-	guard := &pageGuard{ctx: ctx, budget: maxDecodedTotal, cmaps: map[string]streamScan{}}
-	if err := table.checkObjectStreams(data, &guard.budget); err != nil {
-		return "", fmt.Errorf("%w: pdf: %w", ErrMalformed, err)
-	}
-	r, err := pdf.NewReader(newPDFSource(ctx, data), int64(len(data)))
-	if err != nil {
-		return "", fmt.Errorf("%w: pdf: %w", ErrMalformed, err)
-	}
-	pages, err := pdfPages(r)
+// maxOutput is reached. It runs only in a PDF reader process (pdfchild.go).
+func readPDF(data []byte, maxOutput int) (string, error) {
+	r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return "", fmt.Errorf("%w: pdf: %w", ErrMalformed, err)
 	}
 	var b strings.Builder
-	for i, page := range pages {
-		if b.Len() > maxOutput {
-			break
+	for i := 1; i <= r.NumPage() && b.Len() <= maxOutput; i++ {
+		page := r.Page(i)
+		if page.V.IsNull() {
+			continue
 		}
-		if err := guard.check(page); err != nil {
-			return "", fmt.Errorf("%w: pdf page %d: %w", ErrMalformed, i+1, err)
-		}
-		text, err := pdf.Page{V: page}.GetPlainText(nil)
+		text, err := page.GetPlainText(nil)
 		if err != nil {
-			return "", fmt.Errorf("%w: pdf page %d: %w", ErrMalformed, i+1, err)
+			return "", fmt.Errorf("%w: pdf page %d: %w", ErrMalformed, i, err)
 		}
 		b.WriteString(strings.TrimSpace(text))
 		b.WriteString("\n\n") // a blank line between pages

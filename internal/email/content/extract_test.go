@@ -3,12 +3,10 @@ package content
 import (
 	"bytes"
 	"compress/zlib"
-	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -145,50 +143,6 @@ func TestExtractTextPDFBad(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestGuarded(t *testing.T) {
-	t.Run("panic becomes ErrMalformed", func(t *testing.T) {
-		_, err := guarded(time.Second, func(context.Context) (string, error) { panic("boom") })
-		if !errors.Is(err, ErrMalformed) {
-			t.Errorf("err = %v, want ErrMalformed", err)
-		}
-	})
-	t.Run("overrun is stopped before guarded returns", func(t *testing.T) {
-		var ended atomic.Bool
-		_, err := guarded(20*time.Millisecond, func(ctx context.Context) (string, error) {
-			defer ended.Store(true)
-			<-ctx.Done()
-			return "late", nil
-		})
-		if !errors.Is(err, ErrTimeout) {
-			t.Errorf("err = %v, want ErrTimeout", err)
-		}
-		if !ended.Load() {
-			t.Error("the extractor was still running when guarded returned")
-		}
-	})
-	t.Run("extractor ignoring its context is abandoned after the grace", func(t *testing.T) {
-		release := make(chan struct{})
-		defer close(release) // lets the abandoned goroutine end
-		start := time.Now()
-		_, err := guarded(20*time.Millisecond, func(context.Context) (string, error) {
-			<-release
-			return "late", nil
-		})
-		if !errors.Is(err, ErrTimeout) {
-			t.Errorf("err = %v, want ErrTimeout", err)
-		}
-		if d := time.Since(start); d > stopGrace+time.Second {
-			t.Errorf("guarded returned after %s", d)
-		}
-	})
-	t.Run("result passes through", func(t *testing.T) {
-		got, err := guarded(time.Second, func(context.Context) (string, error) { return "ok", nil })
-		if got != "ok" || err != nil {
-			t.Errorf("got %q, %v", got, err)
-		}
-	})
 }
 
 func TestExtractTextFormats(t *testing.T) {
