@@ -159,7 +159,7 @@ func (s *Server) registerMailEvents() {
 		Summary: "Get a one-time code or confirmation link from mail",
 		Description: "Like wait, for the first matching message that contains a one-time code or a confirmation link: returns `code` and `link` " +
 			"copied from the mail (never generated), the message and its `screening` (check it before following a link). " +
-			"A numeric code written in digit groups comes without the separator, as a code field expects it (\"123 456\" and \"123-456\" give \"123456\"), " +
+			"A numeric code written in digit groups comes without the separator, as a code field expects it (\"123 789\" and \"123-789\" give \"123789\"), " +
 			"and a sender prefix is dropped (\"G-123456\" gives \"123456\"); letter-and-digit codes (\"AB12-CD34\") and links are returned as written. " +
 			"Numbers labelled as something else (order, invoice or account numbers, ZIP or postal codes, phone numbers, prices, dates) are never returned. " +
 			"All null when nothing matched in time. Quarantined mail never gives a code."},
