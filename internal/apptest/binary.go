@@ -85,12 +85,17 @@ func SendMail(addr, from string, to []string, raw string) error {
 // SendMails sends each of raws (CRLF line endings) from from to to, one after
 // another in one SMTP session on addr.
 func SendMails(addr, from string, to []string, raws []string) error {
+	return SendMailsAs(addr, "client.test", from, to, raws)
+}
+
+// SendMailsAs is SendMails with the HELO name helo.
+func SendMailsAs(addr, helo, from string, to []string, raws []string) error {
 	c, err := smtp.Dial(addr)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if err := c.Hello("client.test"); err != nil {
+	if err := c.Hello(helo); err != nil {
 		return err
 	}
 	for _, raw := range raws {

@@ -2,7 +2,6 @@ package inbound_test
 
 import (
 	"fmt"
-	"net/smtp"
 	"slices"
 	"strings"
 	"testing"
@@ -52,33 +51,9 @@ func TestHostileBytesStored(t *testing.T) {
 }
 
 // sendRaw sends raw (CRLF line endings) with the given HELO name and
-// envelope sender, which SendMail fixes.
+// envelope sender.
 func sendRaw(addr, helo, from, to, raw string) error {
-	c, err := smtp.Dial(addr)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if err := c.Hello(helo); err != nil {
-		return err
-	}
-	if err := c.Mail(from); err != nil {
-		return err
-	}
-	if err := c.Rcpt(to); err != nil {
-		return err
-	}
-	w, err := c.Data()
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write([]byte(raw)); err != nil {
-		return err
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	return c.Quit()
+	return apptest.SendMailsAs(addr, helo, from, []string{to}, []string{raw})
 }
 
 // TestAttachmentsInMailOrder checks that attachments are listed in the order
