@@ -14,12 +14,18 @@ import (
 	"time"
 )
 
-// classicPDF lays out objs as objects 1..n with a classic xref table. In
-// trailerExtra, %[1]d is the xref table's offset (for a /Prev that points
-// back at it).
+// classicPDF lays out objs as objects 1..n (the catalog first) with a
+// classic xref table. In trailerExtra, %[1]d is the xref table's offset (for
+// a /Prev that points back at it).
 func classicPDF(objs []string, trailerExtra string) []byte {
+	return layoutPDF("%PDF-1.4\n", objs, 1, trailerExtra)
+}
+
+// layoutPDF writes header, objs as objects 1..n, a classic xref table and a
+// trailer whose /Root is object root.
+func layoutPDF(header string, objs []string, root int, trailerExtra string) []byte {
 	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
+	b.WriteString(header)
 	offs := make([]int, len(objs))
 	for i, o := range objs {
 		offs[i] = b.Len()
@@ -34,7 +40,7 @@ func classicPDF(objs []string, trailerExtra string) []byte {
 	if strings.Contains(extra, "%[1]d") {
 		extra = fmt.Sprintf(extra, x)
 	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, extra, x)
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root %d 0 R %s>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, root, extra, x)
 	return b.Bytes()
 }
 
