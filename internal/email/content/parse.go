@@ -309,6 +309,7 @@ func decodeHeader(v string) string {
 // value, raw the value as received (address and id headers are decoded by
 // their own parsers).
 func (p *Parsed) readHeaders(decoded, raw func(string) string) {
+	decoded, raw = eightBitHeaders(decoded), eightBitHeaders(raw)
 	p.Subject = cleanHeaderText(decoded("Subject"))
 	if from := p.addresses(raw("From"), "From"); len(from) > 0 {
 		p.From = from[0]
@@ -334,6 +335,24 @@ func (p *Parsed) readHeaders(decoded, raw func(string) string) {
 		p.InReplyTo = ids[0]
 	}
 	p.References = capReferences(messageIDs(raw("References")))
+}
+
+// eightBitHeaders reads header values sent as raw 8-bit bytes that are not
+// UTF-8 (RFC 5322 wants RFC 2047 words, but old clients send Latin-1) the
+// way bodies without a charset are read (toValidText): as Windows-1252,
+// unless the value holds UTF-8 characters, so "From: J\xf6rg" keeps its
+// name and the subject its "Ü" instead of U+FFFD.
+func eightBitHeaders(get func(string) string) func(string) string {
+	return func(key string) string {
+		v := get(key)
+		if utf8.ValidString(v) || hasMultibyteUTF8([]byte(v)) {
+			return v
+		}
+		if s, err := decodeCharset("windows-1252", []byte(v)); err == nil {
+			return s
+		}
+		return v
+	}
 }
 
 // maxReferences bounds the References list. Threading needs the root (first)

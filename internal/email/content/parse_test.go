@@ -477,3 +477,24 @@ func TestMessageIDs(t *testing.T) {
 		t.Errorf("capReferences kept %d: first %q, second %q, last %q", len(got), got[0], got[1], got[len(got)-1])
 	}
 }
+
+// TestParseEightBitHeaders checks headers sent as raw Latin-1 bytes (no
+// RFC 2047): read as Windows-1252 like bodies without a charset, so names
+// and subjects keep their letters; headers in raw UTF-8 stay UTF-8.
+func TestParseEightBitHeaders(t *testing.T) {
+	tests := []struct {
+		raw, name, subject string
+	}{
+		{"From: J\xf6rg <a@example.com>\r\nTo: b@example.com\r\nSubject: latin1 \xdcberraschung\r\n\r\nbody\r\n", "Jörg", "latin1 Überraschung"},
+		{"From: Jörg <a@example.com>\r\nTo: b@example.com\r\nSubject: utf8 Überraschung\r\n\r\nbody\r\n", "Jörg", "utf8 Überraschung"},
+	}
+	for _, tt := range tests {
+		p, err := Parse([]byte(tt.raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.From.Name != tt.name || p.From.Address != "a@example.com" || p.Subject != tt.subject {
+			t.Errorf("from %+v, subject %q; want name %q, subject %q", p.From, p.Subject, tt.name, tt.subject)
+		}
+	}
+}
