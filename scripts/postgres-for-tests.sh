@@ -19,7 +19,12 @@ fi
 su postgres -c "psql -q -p $port -c \"ALTER USER postgres PASSWORD 'agentsvc'\"" >&2
 su postgres -c "psql -q -p $port -c \"ALTER SYSTEM SET fsync = off\"" >&2
 su postgres -c "psql -q -p $port -c \"ALTER SYSTEM SET max_connections = 300\"" >&2
-pg_ctlcluster "$ver" "$name" restart >&2
+# Restart only when a setting is not in force yet: a restart cuts the
+# connections of test runs already using this server.
+show() { su postgres -c "psql -tAq -p $port -c 'SHOW $1'"; }
+if [ "$(show max_connections)" != "300" ] || [ "$(show fsync)" != "off" ]; then
+  pg_ctlcluster "$ver" "$name" restart >&2
+fi
 for _ in $(seq 1 50); do
   pg_isready -q -h 127.0.0.1 -p "$port" && break
   sleep 0.2
