@@ -39,7 +39,15 @@ func (a *App) newMail() error {
 		// Inbound checks repeat the same few lookups for every message of a
 		// sender, so they go through a cache. Outbound does not: a domain
 		// verification must see a record the moment it is published.
-		Checker:  &senderauth.Checker{Resolver: senderauth.NewCachingResolver(resolver), AuthServID: hostname},
+		// The service's own DKIM keys are answered locally (outbound's
+		// DKIMKeyRecord; a.Outbound is wired just below, before any mail).
+		Checker: &senderauth.Checker{Resolver: senderauth.NewCachingResolver(senderauth.LocalTXT{Resolver: resolver,
+			Local: func(ctx context.Context, name string) (string, bool, error) {
+				if a.Outbound == nil {
+					return "", false, nil
+				}
+				return a.Outbound.DKIMKeyRecord(ctx, name)
+			}}), AuthServID: hostname},
 		Detector: screen.NewDetector(),
 	}, a.log)
 	a.newOutbound(resolver, hostname)

@@ -356,3 +356,27 @@ func containsAny(fields []string, want ...string) bool {
 	}
 	return false
 }
+
+// DKIMKeyRecord answers a DNS TXT query for name from the keys this service
+// holds: for "<selector>._domainkey.<domain>" of a domain it signs for, the
+// record it asks the domain's owner to publish (ok), else nothing. The
+// inbound checks ask it before DNS (senderauth.LocalTXT): mail between the
+// service's own inboxes then verifies against the key that signed it even
+// where the record is not in public DNS, as in dev mode (agentsvc.localhost),
+// where every such message failed DKIM. A forged signature still fails: it
+// is checked against the real key.
+func (s *Service) DKIMKeyRecord(ctx context.Context, name string) (record string, ok bool, err error) {
+	sel, domain, found := strings.Cut(strings.TrimSuffix(strings.ToLower(name), "."), "._domainkey.")
+	if !found || sel == "" || domain == "" {
+		return "", false, nil
+	}
+	var selector, public string
+	err = s.db.QueryRowContext(ctx, `SELECT selector, dkim_public FROM domains WHERE name = $1`, domain).Scan(&selector, &public)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !strings.EqualFold(selector, sel)) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read domain: %w", err)
+	}
+	return "v=DKIM1; k=rsa; p=" + public, true, nil
+}

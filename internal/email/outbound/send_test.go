@@ -3,6 +3,8 @@ package outbound_test
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
 	"mime"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/emersion/go-msgauth/dkim"
 
+	"github.com/agentsvc/agentsvc/internal/apptest"
 	"github.com/agentsvc/agentsvc/internal/email/senderauth"
 )
 
@@ -102,6 +105,51 @@ func TestSendLocalAndReplyThreads(t *testing.T) {
 		}
 		if r := env.Do("POST", "/api/v1/messages/"+in["id"].(string)+"/reply", b.Token, map[string]any{"text": "No.", "idempotency_key": "r1"}); r.Status != 409 || r.ErrorCode() != "idempotency_conflict" {
 			t.Errorf("other body, same key: %d %s", r.Status, r.Body)
+		}
+	})
+}
+
+// TestLocalMailDKIMWithoutDNS checks that mail between the service's own
+// inboxes passes DKIM against the key that signed it when DNS does not
+// publish that key (dev mode's agentsvc.localhost: every such message was
+// flagged dkim_fail), and that a signature for the same domain and selector
+// made with another key still fails.
+func TestLocalMailDKIMWithoutDNS(t *testing.T) {
+	newWorld(t, false)(t, func(t *testing.T, w *world) {
+		env := w.env
+		a, b := w.agent("alice"), w.agent("bob")
+		w.send(a, map[string]any{"to": []string{b.Address}, "subject": "Unpublished key", "text": "Hello from next door."})
+		in := w.waitMessage(b, "inbound", "Unpublished key")
+		full := env.Must(200, env.Do("GET", "/api/v1/messages/"+in["id"].(string), b.Token, nil)).JSON()
+		if got := full["authentication"].(map[string]any)["dkim"]; got != "pass" || in["screening"].(map[string]any)["verdict"] != "clean" {
+			t.Errorf("local mail: dkim %v, screening %v", got, in["screening"])
+		}
+
+		// The selector the service signs with, from its DNS records.
+		var selector, domain string
+		for _, d := range env.Must(200, env.Do("GET", "/api/v1/domains", env.Creds.OrgKey, nil)).JSON()["data"].([]any) {
+			for _, rec := range d.(map[string]any)["records"].([]any) {
+				if r := rec.(map[string]any); r["purpose"] == "dkim" {
+					selector, domain, _ = strings.Cut(r["name"].(string), "._domainkey.")
+				}
+			}
+		}
+		key, err := rsa.GenerateKey(rand.Reader, 2048)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg := "From: " + a.Address + "\r\nTo: " + b.Address + "\r\nSubject: Forged signature\r\nMessage-ID: <forged@" + domain + ">\r\n\r\nTrust me.\r\n"
+		var signed bytes.Buffer
+		if err := dkim.Sign(&signed, strings.NewReader(msg), &dkim.SignOptions{Domain: domain, Selector: selector, Signer: key}); err != nil {
+			t.Fatal(err)
+		}
+		if err := apptest.SendMail(env.SMTPAddr(), "forger@elsewhere.test", []string{b.Address}, signed.String()); err != nil {
+			t.Fatal(err)
+		}
+		forged := w.waitMessage(b, "inbound", "Forged signature")
+		full = env.Must(200, env.Do("GET", "/api/v1/messages/"+forged["id"].(string), b.Token, nil)).JSON()
+		if got := full["authentication"].(map[string]any)["dkim"]; got != "fail" {
+			t.Errorf("signature made with another key: dkim %v, want fail", got)
 		}
 	})
 }
