@@ -108,7 +108,7 @@ func pdfText(data []byte, limits Limits) (string, error) {
 	case <-ctx.Done():
 		return "", fmt.Errorf("%w: waiting for a PDF reader for %s", ErrTimeout, limits.Timeout)
 	}
-	exe, err := os.Executable()
+	exe, err := selfExecutable()
 	if err != nil {
 		return "", fmt.Errorf("pdf reader: %w", err)
 	}
@@ -135,6 +135,16 @@ func pdfText(data []byte, limits Limits) (string, error) {
 	default:
 		return "", fmt.Errorf("pdf reader: %w", err)
 	}
+}
+
+// selfExecutable is the running program: /proc/self/exe on Linux, which
+// still names this image after an upgrade replaced or deleted the file on
+// disk, else what os.Executable finds.
+func selfExecutable() (string, error) {
+	if _, err := os.Stat("/proc/self/exe"); err == nil {
+		return "/proc/self/exe", nil
+	}
+	return os.Executable()
 }
 
 // utf8Slack lets the child finish the last character past the limit.
