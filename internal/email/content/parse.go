@@ -170,14 +170,13 @@ func Parse(raw []byte) (*Parsed, error) {
 
 // makeStorable leaves no NUL and no invalid UTF-8 in any string of p: a
 // mail may carry both anywhere, and PostgreSQL's text columns refuse them
-// (the message would get 250 and never be stored). Bodies keep the place of
-// a NUL as U+FFFD, as an HTML parser would; header values lose control
+// (the message would get 250 and never be stored). The bodies are valid
+// UTF-8 already (toValidText, HTMLToText) and only keep the place of a NUL
+// as U+FFFD, as an HTML parser would; header values lose control
 // characters (cleanHeaderText).
 func (p *Parsed) makeStorable() {
-	body := func(s string) string {
-		return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
-	}
-	p.Text, p.HTML = body(p.Text), body(p.HTML)
+	p.Text = strings.ReplaceAll(p.Text, "\x00", "\uFFFD")
+	p.HTML = strings.ReplaceAll(p.HTML, "\x00", "\uFFFD")
 	p.Subject = cleanHeaderText(p.Subject)
 	p.MessageID, p.InReplyTo = cleanHeaderText(p.MessageID), cleanHeaderText(p.InReplyTo)
 	for i := range p.References {
