@@ -260,7 +260,11 @@ func (d *Detector) lookalikeFindings(m Message, c Context) []Finding {
 			// Genuine senders bounce through their own mailing domains, which
 			// often carry the name and a word (slack-mail.com,
 			// amazonses.com); only a misspelt name is suspicious there.
-			if h.words && (role == "Return-Path" || role == "Sender") {
+			// Unless DMARC failed: a genuine sender's mail authenticates for
+			// its From domain, so a From that does not, sent from a domain
+			// that wraps a known name in words (bank.de mailed from
+			// bank-service.de), shows the forger's own domain.
+			if h.words && (role == "Return-Path" || role == "Sender") && m.Auth.DMARC != "fail" {
 				return
 			}
 			out = append(out, Finding{Reason: ReasonLookalikeDomain, Detail: role + " domain " + sd.unicode + " " + h.detail, strong: h.strong})

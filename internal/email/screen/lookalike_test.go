@@ -152,6 +152,18 @@ func TestLookalikeEnvelopeAndSender(t *testing.T) {
 	if r.Has(ReasonLookalikeDomain) {
 		t.Fatalf("brand's bounce domain flagged: %+v", r)
 	}
+	// The same shape when the From does not authenticate: the mail is a
+	// forgery and its envelope domain, wrapping the name in words, is the
+	// forger's.
+	forged := Message{From: Address{Address: "ordre@odlewnia-slask.pl"}, ReturnPath: "bounce@odlewnia-slask-billing.com",
+		Auth: AuthResults{SPF: "pass", DMARC: "fail"}}
+	if r = d.Screen(forged, c); !r.Has(ReasonLookalikeDomain) {
+		t.Fatalf("envelope domain wrapping a known name, DMARC failed, not flagged: %+v", r)
+	}
+	forged.Auth.DMARC = "pass"
+	if r = d.Screen(forged, c); r.Has(ReasonLookalikeDomain) {
+		t.Fatalf("mailing domain of an authenticated sender flagged: %+v", r)
+	}
 	raw := "Return-Path: <bounce@odlewnia-s1ask.pl>\r\nFrom: biuro@odlewnia-slask.pl\r\nSubject: x\r\n\r\nhello\r\n"
 	m, err := MessageFromRaw([]byte(raw))
 	if err != nil || m.ReturnPath != "bounce@odlewnia-s1ask.pl" {
