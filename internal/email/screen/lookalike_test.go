@@ -220,8 +220,24 @@ func TestDamerauLevenshtein(t *testing.T) {
 
 func TestBundledBrands(t *testing.T) {
 	brands := bundledBrands()
-	if len(brands) < 100 {
-		t.Fatalf("%d brands, want about 100 or more", len(brands))
+	if len(brands) < 240 {
+		t.Fatalf("%d brands, want about 240 or more", len(brands))
+	}
+	// The list reaches past the brands of North America and Western Europe:
+	// phishing kits imitate the banks, posts and payment apps of every
+	// country.
+	d := NewDetector()
+	for addr, want := range map[string]bool{
+		"alerts@emiratesnbd-secure.com": true,  // a lure word beside a Gulf bank
+		"track@indiapost-verify.com":    true,  // India Post with a lure word
+		"ajuda@nubank-seguranca.com":    true,  // a Brazilian bank with a Portuguese lure word
+		"no-reply@rakuten.co.jp":        false, // the brand itself
+		"kundeservice@nordea.no":        false, // a country site of a +cc brand
+		"info@mercadolibre.com.ar":      false, // likewise
+	} {
+		if got := d.Screen(Message{From: Address{Address: addr}}, Context{}).Has(ReasonLookalikeDomain); got != want {
+			t.Errorf("%s: lookalike = %v, want %v", addr, got, want)
+		}
 	}
 	for _, b := range brands {
 		if len(b.Domains) == 0 {
