@@ -470,12 +470,17 @@ func findThread(ctx context.Context, tx *store.Tx, n NewMessage, corr []string, 
 	return nil, rows.Err()
 }
 
-// subjectPrefix matches reply and forward markers in many languages: Re,
-// Fwd, Fw, AW (German), WG (German forward), SV / VS (Nordic), TR (French
-// forward), RIF (Italian), Antw (Dutch), Odp (Polish), RES / ENC
-// (Portuguese), Ynt (Turkish), with optional counters ("Re[2]:", "Re(3):")
-// and full-width colons.
-var subjectPrefix = regexp.MustCompile(`(?i)^\s*(re|fwd?|aw|wg|sv|vs|tr|rif|antw|odp|res|enc|ynt|r)\s*(\[\d+\]|\(\d+\))?\s*[:：]\s*`)
+// subjectPrefix matches the reply and forward markers that mail programs
+// write in many languages: Re, Fwd, Fw, AW (German), WG (German forward),
+// SV / VS (Nordic), VL (Finnish), TR (French forward), RIF (Italian), Antw
+// (Dutch), Odp (Polish, Czech), RES / ENC (Portuguese), RV (Spanish
+// forward), Ynt / İlt (Turkish), Vá / Továbbítás (Hungarian), Balas /
+// Teruskan (Indonesian), 回复 / 答复 / 转发 and 回覆 / 答覆 / 轉寄 / 轉發
+// (Chinese: Foxmail, QQ, Outlook), 회신 / 전달 (Korean), Ответ / Отв /
+// Пересл (Russian), ΑΠ / ΣΧΕΤ / ΠΡΘ (Greek), השב / הועבר (Hebrew), with
+// optional counters ("Re[2]:", "Re(3):") and full-width colons.
+var subjectPrefix = regexp.MustCompile(`(?i)^\s*(re|fwd?|aw|wg|sv|vs|vl|tr|rif|antw|odp|res|enc|rv|ynt|[iİı]lt|vá|továbbítás|balas|teruskan|` +
+	`回复|回覆|答复|答覆|转发|轉寄|轉發|회신|전달|ответ|отв|пересл|απ|σχετ|πρθ|השב|הועבר|r)\s*(\[\d+\]|\(\d+\))?\s*[:：]\s*`)
 
 var listTag = regexp.MustCompile(`^\s*\[[^\]]{1,40}\]\s*`)
 
