@@ -3,6 +3,7 @@ package content
 import (
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -49,6 +50,98 @@ var allowedStyles = []string{
 var cssLoadsRe = regexp.MustCompile(`(?i)url\s*\(|image-set|image\s*\(|@import|expression|behavio|javascript|vbscript|-moz-binding|\\|/\*`)
 
 func cssLoads(v string) bool { return cssLoadsRe.MatchString(v) }
+
+// hidesText reports a presentation value that would keep words from a
+// person reading the mail while the agent reads them: text shrunk to
+// nothing, a transparent colour, or text pushed off the page by a large
+// negative indent, margin or spacing. Dropping the value shows the text
+// as the agent sees it. (Text coloured like its background is not caught
+// here: the two colours sit on different elements; screening reports it as
+// hidden text.)
+func hidesText(prop, v string) bool {
+	v = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important")))
+	switch prop {
+	case "color":
+		return invisibleColor(v)
+	case "font-size":
+		n, unit, ok := cssLength(v)
+		return ok && tooSmall(n, unit, 6, 0.4, 40)
+	case "text-indent", "margin", "margin-top", "margin-right", "margin-bottom", "margin-left":
+		for _, f := range strings.Fields(v) {
+			if n, unit, ok := cssLength(f); ok && n < 0 && !tooSmall(-n, unit, 100, 5, 50) {
+				return true
+			}
+		}
+	case "letter-spacing", "word-spacing":
+		if n, unit, ok := cssLength(v); ok && n < 0 && !tooSmall(-n, unit, 4, 0.3, 30) {
+			return true
+		}
+	}
+	return false
+}
+
+// tooSmall compares a length with a floor per kind of unit: absolute (px,
+// pt and unitless), relative to the font (em, rem, ch, ex), or percent.
+func tooSmall(n float64, unit string, abs, rel, pct float64) bool {
+	switch unit {
+	case "em", "rem", "ch", "ex":
+		return n < rel
+	case "%":
+		return n < pct
+	case "vw", "vh", "vmin", "vmax":
+		return n < 1
+	default:
+		return n < abs
+	}
+}
+
+// cssLength reads a CSS length such as "-12.5px", "0", "0.1em".
+func cssLength(v string) (float64, string, bool) {
+	i := 0
+	for i < len(v) && (v[i] == '-' || v[i] == '+' || v[i] == '.' || v[i] >= '0' && v[i] <= '9') {
+		i++
+	}
+	if i == 0 {
+		return 0, "", false
+	}
+	n, err := strconv.ParseFloat(v[:i], 64)
+	if err != nil {
+		return 0, "", false
+	}
+	return n, v[i:], true
+}
+
+// invisibleColor reports a colour with (almost) no opacity.
+func invisibleColor(v string) bool {
+	if v == "transparent" {
+		return true
+	}
+	if strings.HasPrefix(v, "#") {
+		h := v[1:]
+		switch len(h) {
+		case 4:
+			return h[3] == '0' || h[3] == '1'
+		case 8:
+			a, err := strconv.ParseUint(h[6:], 16, 8)
+			return err == nil && a < 0x1a
+		}
+		return false
+	}
+	if open := strings.IndexByte(v, '('); open > 0 && strings.HasSuffix(v, ")") {
+		args := strings.FieldsFunc(v[open+1:len(v)-1], func(r rune) bool { return r == ',' || r == '/' || r == ' ' })
+		fn := strings.TrimSpace(v[:open])
+		if len(args) == 4 && (fn == "rgba" || fn == "hsla" || fn == "rgb" || fn == "hsl") {
+			a := args[3]
+			if strings.HasSuffix(a, "%") {
+				n, err := strconv.ParseFloat(strings.TrimSuffix(a, "%"), 64)
+				return err == nil && n < 10
+			}
+			n, err := strconv.ParseFloat(a, 64)
+			return err == nil && n < 0.1
+		}
+	}
+	return false
+}
 
 var (
 	colorAttr  = regexp.MustCompile(`^(?i:#[0-9a-f]{3,8}|[a-z]{3,20})$`)
@@ -106,7 +199,7 @@ func newEmailPolicy() *bluemonday.Policy {
 	for _, prop := range allowedStyles {
 		validate := css.GetDefaultHandler(prop)
 		p.AllowStyles(prop).MatchingHandler(func(v string) bool {
-			return !cssLoads(v) && validate(v)
+			return !cssLoads(v) && !hidesText(prop, v) && validate(v)
 		}).Globally()
 	}
 	return p
@@ -118,8 +211,9 @@ func newEmailPolicy() *bluemonday.Policy {
 // runs anything, and URLs other than http(s)/mailto. Images are kept only when
 // they are inline parts of the message: src="cid:X" is rewritten to cidURL(X),
 // and images with any other source (remote tracking pixels included) or an
-// unknown cid are removed. Links get target="_blank" and
-// rel="noreferrer noopener".
+// unknown cid are removed. Links get rel="noreferrer", and absolute web
+// links target="_blank" with rel="noreferrer noopener". Styles that would
+// hide text from a person (see hidesText) are dropped.
 //
 // cidURL may be nil, in which case no image is kept.
 func SanitizeHTML(h string, cidURL func(contentID string) (url string, ok bool)) string {

@@ -140,6 +140,23 @@ func TestSanitizeHTMLKeepsMail(t *testing.T) {
 			want: []string{`href="https://example.com/page?a=1&amp;b=2"`, `rel="noreferrer noopener"`, `target="_blank"`, `<p>`},
 		},
 		{
+			name:    "text shrunk to nothing or made transparent is shown",
+			in:      `<p><span style="font-size:0">a</span><span style="font-size: 1px">b</span><span style="font-size:0.1em">c</span><span style="color:transparent">d</span><span style="color: rgba(0, 0, 0, 0)">e</span><span style="color:#ffffff00">f</span></p>`,
+			want:    []string{">a<", ">b<", ">c<", ">d<", ">e<", ">f<"},
+			notWant: []string{"font-size", "color", "style="},
+		},
+		{
+			name:    "text pushed off the page is shown",
+			in:      `<p style="text-indent:-9999px">a</p><div style="margin:0 0 0 -2000px">b</div><p style="letter-spacing:-1em">c</p>`,
+			want:    []string{">a<", ">b<", ">c<"},
+			notWant: []string{"text-indent", "margin", "letter-spacing"},
+		},
+		{
+			name: "ordinary sizes, colours and small negative margins are kept",
+			in:   `<p style="font-size:14px;color:#333333">a</p><p style="font-size:0.9em;margin-left:-5px">b</p><p style="font-size:90%;color:rgba(0,0,0,0.8)">c</p>`,
+			want: []string{"font-size: 14px", "color: #333333", "font-size: 0.9em", "margin-left: -5px", "font-size: 90%"},
+		},
+		{
 			name: "mailto link kept",
 			in:   `<a href="mailto:ada@example.com">Ada</a>`,
 			want: []string{`href="mailto:ada@example.com"`, `noreferrer`},
