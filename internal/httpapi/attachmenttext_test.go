@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentsvc/agentsvc/internal/apptest"
 	"github.com/agentsvc/agentsvc/internal/auth"
@@ -71,6 +72,43 @@ func TestAttachmentTextErrors(t *testing.T) {
 			}
 			if _, ok := declared[strconv.Itoa(r.Status)]; !ok {
 				t.Errorf("%s: answered %d, which the OpenAPI document does not declare", c.filename, r.Status)
+			}
+		}
+	})
+}
+
+// TestAttachmentTextTruncated: text over the 1 MB output limit is cut at a
+// character boundary and says so in the Text-Truncated header; a text that
+// fits carries no such header.
+func TestAttachmentTextTruncated(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a := env.NewAgent("longtext", auth.EmailRead)
+		long := bytes.Repeat([]byte("é line of text\n"), (2<<20)/16) // 2 MB, two-byte characters throughout
+		files := []struct {
+			name      string
+			data      []byte
+			truncated bool
+		}{
+			{"long.txt", long, true},
+			{"short.txt", []byte("all of it\n"), false},
+		}
+		for i, f := range files {
+			raw := mailWithAttachment("files@att.example", a.Address, "file "+f.name, "text/plain; charset=utf-8", f.name, f.data)
+			if err := apptest.SendMail(env.SMTPAddr(), "files@att.example", []string{a.Address}, raw); err != nil {
+				t.Fatal(err)
+			}
+			msg := storedMessages(t, env, a, i+1)[0]
+			id := msg["attachments"].([]any)[0].(map[string]any)["id"].(string)
+			r := env.Must(200, env.Do("GET", "/api/v1/attachments/"+id+"/text", a.Token, nil))
+			if got := r.Header.Get("Text-Truncated") == "true"; got != f.truncated {
+				t.Errorf("%s: Text-Truncated %q, want truncated=%v", f.name, r.Header.Get("Text-Truncated"), f.truncated)
+			}
+			if f.truncated {
+				if len(r.Body) > 1<<20 || len(r.Body) < 1<<20-4 || !utf8.Valid(r.Body) {
+					t.Errorf("%s: %d bytes (valid UTF-8: %v), want just under 1 MiB of whole characters", f.name, len(r.Body), utf8.Valid(r.Body))
+				}
+			} else if string(r.Body) != string(f.data) {
+				t.Errorf("%s: body %q", f.name, r.Body)
 			}
 		}
 	})

@@ -52,7 +52,10 @@ type rawOut struct {
 	ContentDisposition string `header:"Content-Disposition"`
 	NoSniff            string `header:"X-Content-Type-Options"`
 	CSP                string `header:"Content-Security-Policy"`
-	Body               []byte
+	// TextTruncated is "true" when an attachment's text was cut at the
+	// extraction limit (attachment text only).
+	TextTruncated string `header:"Text-Truncated"`
+	Body          []byte
 }
 
 type listThreadsIn struct {
@@ -217,15 +220,20 @@ func (s *Server) registerMailbox() {
 	register(s, huma.Operation{OperationID: "getAttachmentText", Errors: []int{409, 413, 415, 422}, Method: http.MethodGet, Path: "/api/v1/attachments/{id}/text", Tags: tags,
 		Summary: "Attachment as text",
 		Description: "UTF-8 text extracted from a PDF, CSV (one line per record, fields joined by ` | `), JSON (indented), HTML (visible text) or " +
-			"text/* attachment, at most 1 MB of text. 415 for other types, 413 above 10 MB, 422 when the file cannot be read in 10 s. " +
+			"text/* attachment, at most 1 MB of text: a longer text is cut at a character boundary and the response carries the header " +
+			"`Text-Truncated: true`. 415 for other types, 413 above 10 MB, 422 when the file cannot be read in 10 s. " +
 			"409 `invalid_state` while its message is in quarantine.",
 		Responses: map[string]*huma.Response{"200": {Description: "The text.", Content: map[string]*huma.MediaType{"text/plain": {}}}}},
 		agentWith(auth.EmailRead), func(ctx context.Context, in *attachmentIn) (*rawOut, error) {
-			text, err := mb().AttachmentText(ctx, auth.FromContext(ctx), in.ID)
+			text, truncated, err := mb().AttachmentText(ctx, auth.FromContext(ctx), in.ID)
 			if err != nil {
 				return nil, err
 			}
-			return &rawOut{ContentType: "text/plain; charset=utf-8", NoSniff: "nosniff", CSP: "sandbox; default-src 'none'", Body: []byte(text)}, nil
+			out := &rawOut{ContentType: "text/plain; charset=utf-8", NoSniff: "nosniff", CSP: "sandbox; default-src 'none'", Body: []byte(text)}
+			if truncated {
+				out.TextTruncated = "true"
+			}
+			return out, nil
 		})
 
 	register(s, huma.Operation{OperationID: "listThreads", Method: http.MethodGet, Path: "/api/v1/inboxes/{id}/threads", Tags: tags,

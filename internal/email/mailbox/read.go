@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
 	"github.com/agentsvc/agentsvc/internal/auth"
@@ -255,25 +256,39 @@ func (s *Service) AttachmentBytes(ctx context.Context, p *auth.Principal, id str
 }
 
 // AttachmentText returns the text of a PDF, CSV, JSON, HTML or text
-// attachment as UTF-8. Types without text give 415, attachments over the
-// extraction limit 413, unreadable or too slow files 422.
-func (s *Service) AttachmentText(ctx context.Context, p *auth.Principal, id string) (string, error) {
+// attachment as UTF-8, and whether it was cut at the output limit
+// (content.DefaultLimits().MaxOutput). Types without text give 415,
+// attachments over the extraction limit 413, unreadable or too slow files
+// 422.
+func (s *Service) AttachmentText(ctx context.Context, p *auth.Principal, id string) (text string, truncated bool, err error) {
 	d, err := s.AttachmentBytes(ctx, p, id)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
-	text, err := content.ExtractText(d.ContentType, d.Filename, d.Data, content.DefaultLimits())
+	// Extraction cuts silently at its limit; asking for a few bytes more
+	// than is returned tells a cut text from one that ends there.
+	limits := content.DefaultLimits()
+	max := limits.MaxOutput
+	limits.MaxOutput += utf8.UTFMax
+	text, err = content.ExtractText(d.ContentType, d.Filename, d.Data, limits)
 	switch {
 	case err == nil:
-		return text, nil
+		if len(text) > max {
+			n := max
+			for n > 0 && !utf8.RuneStart(text[n]) {
+				n--
+			}
+			return text[:n], true, nil
+		}
+		return text, false, nil
 	case errors.Is(err, content.ErrUnsupported):
-		return "", &apierr.Error{Status: 415, Code: apierr.CodeUnsupportedMediaType,
+		return "", false, &apierr.Error{Status: 415, Code: apierr.CodeUnsupportedMediaType,
 			Message: "no text can be extracted from " + d.ContentType, Hint: "text is extracted from PDF, CSV, JSON, HTML and text/* attachments; download the bytes instead"}
 	case errors.Is(err, content.ErrTooLarge):
-		return "", &apierr.Error{Status: 413, Code: apierr.CodePayloadTooLarge, Message: "the attachment is too large for text extraction",
+		return "", false, &apierr.Error{Status: 413, Code: apierr.CodePayloadTooLarge, Message: "the attachment is too large for text extraction",
 			Hint: "download the bytes instead"}
 	default:
-		return "", &apierr.Error{Status: 422, Code: apierr.CodeUnreadableContent, Message: "the attachment could not be read as " + d.ContentType, Err: err,
+		return "", false, &apierr.Error{Status: 422, Code: apierr.CodeUnreadableContent, Message: "the attachment could not be read as " + d.ContentType, Err: err,
 			Hint: "the file is malformed or took too long to read; download the bytes instead"}
 	}
 }
