@@ -192,6 +192,12 @@ func overQuota(err error) error {
 // blob_data and a queue row, committed before it returns (and so before
 // 250) in a transaction shared with the other sessions delivering now.
 func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []byte) error {
+	// orgs counts the recipient inboxes of each organization: the message
+	// is stored once per inbox, and each copy counts against the quota.
+	// The check here reads without a lock and turns most refusals away
+	// early; the count that holds is taken in the spool transaction.
+	orgs := map[string]int64{}
+	inboxes := map[string]bool{}
 	for _, rcpt := range env.Recipients {
 		r, ok, err := p.resolve(ctx, p.db, rcpt)
 		if err != nil {
@@ -200,6 +206,10 @@ func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []b
 		if ok {
 			if err := mailbox.CheckInboundQuota(ctx, p.db, r.OrgID, int64(len(raw)), p.now()); err != nil {
 				return overQuota(err)
+			}
+			if !inboxes[r.InboxID] {
+				inboxes[r.InboxID] = true
+				orgs[r.OrgID]++
 			}
 		}
 	}
@@ -214,7 +224,7 @@ func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []b
 	row := queueRow{ID: id, BlobPath: mailbox.DBPrefix + path.Join("inbound", now.Format("2006/01/02"), id+".eml"),
 		Size: int64(len(raw)), SHA256: hex.EncodeToString(sum[:]), RemoteIP: ip, Helo: storable(env.Helo),
 		MailFrom: storable(env.MailFrom), Recipients: string(rcpts), TLS: env.TLS, ReceivedAt: store.Micros(env.ReceivedAt),
-		ClaimedUntil: store.Micros(now.Add(p.cfg.Lease))}
+		ClaimedUntil: store.Micros(now.Add(p.cfg.Lease)), QuotaCounted: true, orgs: orgs}
 	if row.ReceivedAt == 0 {
 		row.ReceivedAt = store.Micros(now)
 	}
@@ -266,9 +276,15 @@ type queueRow struct {
 	TLS                                                        bool
 	ReceivedAt, ClaimedUntil                                   int64
 	Attempts                                                   int
+	// QuotaCounted: the message was counted against the inbound quota
+	// when it was spooled (rows of earlier versions were not).
+	QuotaCounted bool
 	// raw is the message as received, when Deliver handed it over in
 	// memory; nil means read it from BlobPath.
 	raw []byte
+	// orgs is the number of recipient inboxes per organization, to count
+	// against their quotas when the row is spooled (Deliver only).
+	orgs map[string]int64
 }
 
 // Run processes spooled messages until ctx ends: the workers take rows
@@ -397,12 +413,12 @@ func (p *Pipeline) fail(ctx context.Context, id string, err error) {
 	}
 }
 
-const queueCols = `id, blob_path, size, sha256, remote_ip, helo, mail_from, recipients, tls, received_at, claimed_until, attempts`
+const queueCols = `id, blob_path, size, sha256, remote_ip, helo, mail_from, recipients, tls, received_at, claimed_until, attempts, quota_counted`
 
 func scanRow(s interface{ Scan(...any) error }) (queueRow, error) {
 	var r queueRow
 	err := s.Scan(&r.ID, &r.BlobPath, &r.Size, &r.SHA256, &r.RemoteIP, &r.Helo, &r.MailFrom, &r.Recipients,
-		&r.TLS, &r.ReceivedAt, &r.ClaimedUntil, &r.Attempts)
+		&r.TLS, &r.ReceivedAt, &r.ClaimedUntil, &r.Attempts, &r.QuotaCounted)
 	return r, err
 }
 
@@ -495,6 +511,7 @@ func newMessage(r recipient, row queueRow, parsed *content.Parsed, verdict mailb
 		OrgID: r.OrgID, InboxID: r.InboxID, InboxAddress: r.Address, Direction: mailbox.Inbound, Parsed: parsed,
 		Screening: verdict, Auth: authn, Quarantined: verdict.Verdict == string(screen.VerdictBlocked),
 		Size: row.Size, SHA256: row.SHA256, BlobPath: row.BlobPath, ReceivedAt: store.Time(row.ReceivedAt),
+		InboundCounted: row.QuotaCounted,
 	}
 }
 

@@ -1,12 +1,16 @@
 package inbound
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
+	"github.com/agentsvc/agentsvc/internal/smtpserver"
 	"github.com/agentsvc/agentsvc/internal/store"
 )
 
@@ -25,6 +29,9 @@ type spoolReq struct {
 	row  queueRow
 	raw  []byte
 	done chan error
+	// refused is the quota refusal of this message by the transaction
+	// that spooled the others (see spoolAll).
+	refused error
 }
 
 // Bounds of one write transaction.
@@ -121,10 +128,8 @@ func (p *Pipeline) write(ctx context.Context, spool []spoolReq, batch []prepared
 	// sessions are waiting to say 250.
 	wctx := context.WithoutCancel(ctx)
 	err := p.db.InTx(wctx, func(tx *store.Tx) error {
-		for _, r := range spool {
-			if err := p.insertRow(wctx, tx, r.row, r.raw); err != nil {
-				return err
-			}
+		if err := p.spoolAll(wctx, tx, spool); err != nil {
+			return err
 		}
 		if len(batch) == 0 {
 			return nil
@@ -132,23 +137,12 @@ func (p *Pipeline) write(ctx context.Context, spool []spoolReq, batch []prepared
 		return p.storeAll(wctx, tx, batch)
 	})
 	if err != nil && len(spool) > 0 && len(batch) > 0 {
-		err = p.db.InTx(wctx, func(tx *store.Tx) error {
-			for _, r := range spool {
-				if err := p.insertRow(wctx, tx, r.row, r.raw); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		for _, r := range spool {
-			r.done <- err
-		}
+		err = p.db.InTx(wctx, func(tx *store.Tx) error { return p.spoolAll(wctx, tx, spool) })
+		answer(spool, err)
 		p.storeEach(ctx, batch)
 		return
 	}
-	for _, r := range spool {
-		r.done <- err
-	}
+	answer(spool, err)
 	if err != nil && len(batch) > 0 {
 		if len(batch) == 1 {
 			p.fail(ctx, batch[0].row.ID, err)
@@ -171,6 +165,73 @@ func (p *Pipeline) storeEach(ctx context.Context, batch []prepared) {
 	}
 }
 
+// answer tells each waiting session the outcome: the transaction's error,
+// else its own quota refusal, else nil (durable: say 250).
+func answer(spool []spoolReq, err error) {
+	for _, r := range spool {
+		if err != nil {
+			r.done <- err
+		} else {
+			r.done <- r.refused
+		}
+	}
+}
+
+// spoolAll counts the spooled messages against their organizations'
+// inbound quota (mailbox.ReserveInbound) and writes those the quota allows;
+// a refused message is left out and its session answers 452. The
+// reservations are taken in the order of organization ids, whatever the
+// order of the messages, so that spool transactions of several nodes lock
+// the counters' rows in one order. A message for several organizations
+// that one of them refuses gives back what the others reserved.
+func (p *Pipeline) spoolAll(ctx context.Context, tx *store.Tx, spool []spoolReq) error {
+	type claim struct {
+		org string
+		req int
+		n   int64
+	}
+	var claims []claim
+	for i := range spool {
+		spool[i].refused = nil
+		for org, n := range spool[i].row.orgs {
+			claims = append(claims, claim{org, i, n})
+		}
+	}
+	slices.SortFunc(claims, func(a, b claim) int { return cmp.Or(strings.Compare(a.org, b.org), cmp.Compare(a.req, b.req)) })
+	now := p.now()
+	var granted []claim
+	for _, c := range claims {
+		r := &spool[c.req]
+		if r.refused != nil {
+			continue
+		}
+		if err := mailbox.ReserveInbound(ctx, tx, c.org, c.n, r.row.Size, now); err != nil {
+			if qerr := overQuota(err); errors.Is(qerr, smtpserver.ErrOverQuota) {
+				r.refused = qerr
+				continue
+			}
+			return err
+		}
+		granted = append(granted, c)
+	}
+	for _, c := range granted {
+		if spool[c.req].refused != nil {
+			if err := mailbox.ReleaseInbound(ctx, tx, c.org, c.n, now); err != nil {
+				return err
+			}
+		}
+	}
+	for _, r := range spool {
+		if r.refused != nil {
+			continue
+		}
+		if err := p.insertRow(ctx, tx, r.row, r.raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // insertRow writes the raw message (at r.BlobPath, a database blob path)
 // and its queue row.
 func (p *Pipeline) insertRow(ctx context.Context, tx *store.Tx, r queueRow, raw []byte) error {
@@ -178,7 +239,7 @@ func (p *Pipeline) insertRow(ctx context.Context, tx *store.Tx, r queueRow, raw 
 		return fmt.Errorf("spool message: %w", err)
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO inbound_queue (id, blob_path, size, sha256, remote_ip, helo, mail_from, recipients, tls,
-		received_at, attempts, claimed_until, last_error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, '')`,
+		received_at, attempts, claimed_until, last_error, quota_counted) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $11, '', TRUE)`,
 		r.ID, r.BlobPath, r.Size, r.SHA256, r.RemoteIP, r.Helo, r.MailFrom, r.Recipients, r.TLS, r.ReceivedAt, r.ClaimedUntil)
 	if err != nil {
 		return fmt.Errorf("spool message: %w", err)

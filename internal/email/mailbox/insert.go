@@ -48,6 +48,10 @@ type NewMessage struct {
 	ReceivedAt time.Time
 	// Labels are added to the thread (outbound sends may label at once).
 	Labels []string
+	// InboundCounted: the message was already counted against the month's
+	// inbound quota (ReserveInbound, when the pipeline spooled it), so
+	// storing it adds only its bytes.
+	InboundCounted bool
 	// SanitizedHTML, when set, is content.Sanitize(Parsed.HTML), done once
 	// by a caller storing the same message in several inboxes; nil has
 	// Render sanitize it.
@@ -300,7 +304,7 @@ func (b *Batch) Insert(ctx context.Context, tx *store.Tx, r *Rendered) (Stored, 
 	k := usageKey{n.OrgID, month(now)}
 	sum := b.usage[k]
 	sum.bytes += n.Size
-	if n.Direction == Inbound {
+	if n.Direction == Inbound && !n.InboundCounted {
 		sum.inbound++
 	}
 	b.usage[k] = sum

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
@@ -106,4 +107,80 @@ func CheckInboundQuota(ctx context.Context, q store.Querier, orgID string, size 
 // Usage returns the organization's mailbox usage.
 func (s *Service) Usage(ctx context.Context, orgID string) (Usage, error) {
 	return GetUsage(ctx, s.db, orgID, s.now())
+}
+
+// ReserveInbound counts n inbound messages of size bytes each for the
+// organization in the caller's transaction, or refuses them with the same
+// 402 quota_exceeded error as CheckInboundQuota when they would take the
+// month's count past the plan's limit, or the stored mail past the storage
+// limit. It is the check that holds: CheckInboundQuota reads without a lock
+// and lets concurrent messages all pass at the limit, while this one
+// updates the counters' row only while the limit allows, so on PostgreSQL
+// concurrent transactions queue on that row and each sees the count the
+// one before it left. The inbound pipeline calls it when it spools a
+// message, so a message stored later (NewMessage.InboundCounted) is not
+// counted again. Callers reserving for several organizations in one
+// transaction take them in the order of their ids, as Batch.Flush does.
+func ReserveInbound(ctx context.Context, tx *store.Tx, orgID string, n, size int64, now time.Time) error {
+	o, err := org.GetOrganization(ctx, tx, orgID)
+	if err != nil {
+		return err
+	}
+	plan := org.Plans[o.Plan]
+	maxN, maxBytes := plan.MaxInboundPerMonth, plan.MaxMailboxBytes
+	if maxN <= 0 {
+		maxN = math.MaxInt64 / 2
+	}
+	if maxBytes <= 0 {
+		maxBytes = math.MaxInt64 / 2
+	}
+	m := month(now)
+	for attempt := 0; ; attempt++ {
+		res, err := tx.ExecContext(ctx, `UPDATE mail_usage SET
+				month_inbound = CASE WHEN month = $2 THEN month_inbound + $3 ELSE $3 END,
+				month = $2
+			WHERE org_id = $1 AND (month <> $2 OR month_inbound + $3 <= $4) AND stored_bytes + $5 <= $6`,
+			orgID, m, n, maxN, size, maxBytes)
+		if err != nil {
+			return fmt.Errorf("mail usage: %w", err)
+		}
+		if k, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("mail usage: %w", err)
+		} else if k == 1 {
+			return nil
+		}
+		if attempt > 0 {
+			break
+		}
+		// No row matched: over a limit, or the organization's first mail
+		// (no counters yet). Create the row if missing and try once more.
+		res, err = tx.ExecContext(ctx, `INSERT INTO mail_usage (org_id, stored_bytes, month, month_inbound) VALUES ($1, 0, $2, 0)
+			ON CONFLICT (org_id) DO NOTHING`, orgID, m)
+		if err != nil {
+			return fmt.Errorf("mail usage: %w", err)
+		}
+		if k, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("mail usage: %w", err)
+		} else if k == 0 {
+			break // the row was there: a limit refused
+		}
+	}
+	// Refused: say which limit, from the row as it stands.
+	if err := CheckInboundQuota(ctx, tx, orgID, size, now); err != nil {
+		return err
+	}
+	// Both limits have room for one more but not for n at once.
+	return apierr.QuotaExceeded("inbound_messages", "%d inbound messages this month", plan.MaxInboundPerMonth).
+		WithHint("the count resets at the start of the next month (UTC), or move to the paid plan")
+}
+
+// ReleaseInbound gives back n inbound messages that ReserveInbound counted
+// in the same transaction for a message that was then not accepted.
+func ReleaseInbound(ctx context.Context, tx *store.Tx, orgID string, n int64, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `UPDATE mail_usage SET month_inbound = CASE WHEN month_inbound > $3 THEN month_inbound - $3 ELSE 0 END
+		WHERE org_id = $1 AND month = $2`, orgID, month(now), n)
+	if err != nil {
+		return fmt.Errorf("mail usage: %w", err)
+	}
+	return nil
 }

@@ -1,0 +1,111 @@
+package inbound_test
+
+import (
+	"fmt"
+	"net/smtp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentsvc/agentsvc/internal/apptest"
+	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/email/mailbox"
+)
+
+// TestInboundQuotaUnderBurst: with room for 20 more messages this month
+// and eight senders delivering at once, exactly 20 get 250 and are stored,
+// every other one gets 452, and the month's count ends at the limit. (The
+// count used to be taken when a message was stored, so messages between
+// their 250 and their storage went past the check: a burst at the limit
+// overshot it.)
+func TestInboundQuotaUnderBurst(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a := env.NewAgent("quota", auth.EmailRead)
+		mustSend(t, env, "first@burst.example", []string{a.Address}, mail("first@burst.example", a.Address, "first", "hello"))
+		waitStored(t, env, a, 1)
+		u, err := mailbox.GetUsage(t.Context(), env.App.DB, env.Creds.OrganizationID, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		const room = 20
+		if _, err := env.App.DB.ExecContext(t.Context(), `UPDATE mail_usage SET month_inbound = $2 WHERE org_id = $1`,
+			env.Creds.OrganizationID, u.MaxInboundPerMonth-room); err != nil {
+			t.Fatal(err)
+		}
+
+		const senders, each = 8, 8
+		var mu sync.Mutex
+		accepted, refused := 0, 0
+		var wg sync.WaitGroup
+		for s := range senders {
+			wg.Go(func() {
+				// One session per sender, as a mail server delivering a
+				// queue would: the per-address connection limit stays out
+				// of the way.
+				c, err := smtp.Dial(env.SMTPAddr())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer c.Close()
+				for i := range each {
+					from := fmt.Sprintf("s%d@burst.example", s)
+					err := sendOn(c, from, a.Address, mail(from, a.Address, fmt.Sprintf("burst %d/%d", s, i), "hello"))
+					mu.Lock()
+					switch {
+					case err == nil:
+						accepted++
+					case smtpCode(err) == 452:
+						refused++
+					default:
+						t.Errorf("sender %d message %d: %v", s, i, err)
+					}
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		if accepted != room || refused != senders*each-room {
+			t.Errorf("%d accepted and %d refused, want %d and %d", accepted, refused, room, senders*each-room)
+		}
+		waitStored(t, env, a, 1+accepted)
+		time.Sleep(200 * time.Millisecond) // nothing more arrives
+		r := env.Must(200, env.Do("GET", "/api/v1/inboxes/"+a.InboxID+"/messages?limit=100", a.Token, nil))
+		if n := len(r.JSON()["data"].([]any)); n != 1+accepted {
+			t.Errorf("%d messages stored, want %d", n, 1+accepted)
+		}
+		u, err = mailbox.GetUsage(t.Context(), env.App.DB, env.Creds.OrganizationID, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.InboundThisMonth != u.MaxInboundPerMonth {
+			t.Errorf("inbound this month %d, want the limit %d", u.InboundThisMonth, u.MaxInboundPerMonth)
+		}
+	})
+}
+
+// sendOn delivers one message on an open session; after a refusal the
+// session is reset for the next message.
+func sendOn(c *smtp.Client, from, to, raw string) error {
+	err := func() error {
+		if err := c.Mail(from); err != nil {
+			return err
+		}
+		if err := c.Rcpt(to); err != nil {
+			return err
+		}
+		w, err := c.Data()
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write([]byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
+			return err
+		}
+		return w.Close()
+	}()
+	if err != nil {
+		_ = c.Reset()
+	}
+	return err
+}
