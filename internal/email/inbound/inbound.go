@@ -35,8 +35,6 @@
 package inbound
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -616,31 +614,17 @@ func screenMessage(p *content.Parsed, a mailbox.Authentication, mailFrom string)
 		m.To = append(m.To, screen.Address{Name: r.Name, Address: r.Address})
 	}
 	for _, att := range p.Attachments {
-		sa := screen.Attachment{Filename: att.Filename, ContentType: att.ContentType, Size: int64(att.Size)}
+		// The detector sees names and types, not bytes: what it needs of the
+		// bytes (their executable format, the names inside archives) is
+		// read here.
+		sa := screen.Attachment{Filename: att.Filename, ContentType: att.ContentType, Size: int64(att.Size), Executable: screen.ExecutableFormat(att.Data)}
 		if text, err := content.ExtractText(att.ContentType, att.Filename, att.Data, attachmentTextLimits); err == nil {
 			sa.Text = text
 		}
-		if att.ContentType == "application/zip" || strings.HasSuffix(strings.ToLower(att.Filename), ".zip") {
-			sa.ArchiveEntries = zipEntries(att.Data)
+		if ct := strings.ToLower(att.ContentType); ct == "application/zip" || ct == "application/x-zip-compressed" || strings.HasSuffix(strings.ToLower(att.Filename), ".zip") {
+			sa.ArchiveEntries, sa.ArchiveExecutables = screen.InspectArchive(att.Data)
 		}
 		m.Attachments = append(m.Attachments, sa)
 	}
 	return m
-}
-
-// zipEntries lists the file names in a ZIP archive (at most 1000), so
-// screening sees an executable hidden inside.
-func zipEntries(data []byte) []string {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for i, f := range zr.File {
-		if i >= 1000 {
-			break
-		}
-		out = append(out, f.Name)
-	}
-	return out
 }
