@@ -77,7 +77,7 @@ func TestExecutableFormat(t *testing.T) {
 	copy(machO, "\xcf\xfa\xed\xfe") // 64-bit, little-endian (MH_CIGAM_64 read big-endian)
 	fat := append([]byte("\xca\xfe\xba\xbe\x00\x00\x00\x02"), make([]byte, 56)...)
 	class := append([]byte("\xca\xfe\xba\xbe\x00\x00\x00\x34"), make([]byte, 56)...) // Java class file, version 52
-	dosOnly := append([]byte("MZ\x90\x00\x03"), make([]byte, 100)...)                 // e_lfanew 0: no PE header
+	dosOnly := append([]byte("MZ\x90\x00\x03"), make([]byte, 100)...)                // e_lfanew 0: no PE header
 	badOffset := peBytes()
 	binary.LittleEndian.PutUint32(badOffset[0x3c:], 0xfffffff0)
 	tests := []struct {
