@@ -222,3 +222,20 @@ func TestInspectArchiveZipBomb(t *testing.T) {
 		t.Fatalf("inspecting a %d-byte archive allocated %d MiB", len(bomb), alloc>>20)
 	}
 }
+
+// FuzzInspectArchive: any bytes, ZIP or not, are read within the bounds
+// and never panic.
+func FuzzInspectArchive(f *testing.F) {
+	inner := zipOf(f, "setup.scr", peBytes())
+	f.Add(zipOf(f, "a/inner.zip", zipOf(f, "x.zip", inner), "b.txt", []byte("hello")))
+	f.Add(inner)
+	f.Add(peBytes())
+	f.Add([]byte("PK\x05\x06" + strings.Repeat("\x00", 18)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		entries, exes := InspectArchive(data)
+		if len(entries) > maxArchiveEntries || len(exes) > len(entries) {
+			t.Fatalf("%d entries, %d executables", len(entries), len(exes))
+		}
+		ExecutableFormat(data)
+	})
+}
