@@ -328,7 +328,8 @@ func (s *Server) registerMailbox() {
 
 	register(s, huma.Operation{OperationID: "createSenderRule", Errors: []int{409}, Method: http.MethodPost, Path: "/api/v1/inboxes/{id}/sender-rules", Tags: tags,
 		Summary: "Add a sender rule",
-		Description: "Rules run before screening, matched against the From address: `block` holds the mail in quarantine with reason `sender_blocked`; " +
+		Description: "Rules run before screening, matched against the From address: `block` holds the mail in quarantine with reason `sender_blocked` " +
+			"when it decides any of the From addresses (From may list several, and mail may carry several From fields; a blocked sender listed second is still blocked); " +
 			"`allow` delivers it without content screening (finding `sender_allowed`), unless sender authentication shows the From address forged " +
 			"(SPF fail or softfail for an envelope domain aligned with From, DKIM fail, DMARC fail, or no single From domain): then the rule is ignored, " +
 			"the mail is screened as usual and a finding `sender_allow_ignored` says why. " +

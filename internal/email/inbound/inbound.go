@@ -35,8 +35,6 @@
 package inbound
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -47,12 +45,15 @@ import (
 	"log/slog"
 	"net"
 	"path"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/jhillyerd/enmime/v2"
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
 	"github.com/agentsvc/agentsvc/internal/email/content"
@@ -566,7 +567,8 @@ func dequeue(ctx context.Context, tx *store.Tx, ids []string) error {
 var errAlreadyDone = errors.New("inbound: queue row processed by another worker")
 
 // decide applies the inbox's sender rules, then screening: a block rule
-// quarantines with sender_blocked, an allow rule skips content screening.
+// matching any From address quarantines with sender_blocked, an allow rule
+// for the (first) From address skips content screening.
 // An allow rule names a sender, and anyone can write that sender into From:
 // when authentication shows the From address forged (authFailure, from
 // senderauth.Results.AuthorFailure), the rule is not honoured, the message
@@ -576,11 +578,16 @@ func (p *Pipeline) decide(ctx context.Context, r recipient, parsed *content.Pars
 	if err != nil {
 		return mailbox.Screening{}, err
 	}
+	// A block rule for any author blocks: From may list several, and
+	// several From fields arrive too.
+	if rule := mailbox.BlockRule(rules, fromAddresses(parsed)); rule != nil {
+		return toScreening(screen.SenderBlocked(rule.Pattern)), nil
+	}
 	var ignored *mailbox.Finding
-	if rule := mailbox.MatchRule(rules, parsed.From.Address); rule != nil {
-		if rule.Kind == mailbox.RuleBlock {
-			return toScreening(screen.SenderBlocked(rule.Pattern)), nil
-		}
+	// An allow rule is judged on the first address, the one shown as the
+	// sender; when From is ambiguous (several fields or domains),
+	// authFailure says so and the rule is not honoured.
+	if rule := mailbox.MatchRule(rules, parsed.From.Address); rule != nil && rule.Kind == mailbox.RuleAllow {
 		if authFailure == "" {
 			return mailbox.Screening{Verdict: string(screen.VerdictClean), Reasons: []string{},
 				Findings: []mailbox.Finding{{Reason: "sender_allowed", Detail: "allowed by the sender rule " + rule.Pattern + "; content not screened"}}}, nil
@@ -605,6 +612,51 @@ func (p *Pipeline) decide(ctx context.Context, r recipient, parsed *content.Pars
 	}
 	return verdict, nil
 }
+
+// fromAddresses returns every author address of the message: the one
+// content.Parse read, then each address of each From field, read the way
+// content.Parse reads the first (RFC 2047 words decoded, comments read
+// past, and in a field that does not parse the addresses in angle brackets,
+// else address-like words). Sender rules that block must see them all.
+func fromAddresses(p *content.Parsed) []string {
+	var out []string
+	if p.From.Address != "" {
+		out = append(out, p.From.Address)
+	}
+	for _, v := range p.Header.Values("From") {
+		list, err := enmime.ParseAddressList(v)
+		if err != nil {
+			list, err = enmime.ParseAddressList(content.WithoutComments(v))
+		}
+		if err == nil {
+			for _, a := range list {
+				out = append(out, a.Address)
+			}
+			continue
+		}
+		v = content.WithoutComments(v)
+		found := false
+		for _, m := range angleAddress.FindAllStringSubmatch(v, maxLooseFrom) {
+			if a := looseAddress.FindString(m[1]); a != "" {
+				out, found = append(out, a), true
+			}
+		}
+		if !found {
+			out = append(out, looseAddress.FindAllString(v, maxLooseFrom)...)
+		}
+	}
+	return out
+}
+
+// maxLooseFrom bounds the addresses read from one unparsable From field.
+const maxLooseFrom = 1000
+
+// looseAddress and angleAddress are content.Parse's readings of an address
+// header that does not parse: address-like words, and angle-addr parts.
+var (
+	looseAddress = regexp.MustCompile(`[^\s<>,;:"()\[\]]+@[^\s<>,;:"()\[\]]+`)
+	angleAddress = regexp.MustCompile(`<([^<>]*@[^<>]*)>`)
+)
 
 func toScreening(r screen.Result) mailbox.Screening {
 	s := mailbox.Screening{Verdict: string(r.Verdict), Reasons: make([]string, 0, len(r.Reasons))}
@@ -633,31 +685,17 @@ func screenMessage(p *content.Parsed, a mailbox.Authentication, mailFrom string)
 		m.To = append(m.To, screen.Address{Name: r.Name, Address: r.Address})
 	}
 	for _, att := range p.Attachments {
-		sa := screen.Attachment{Filename: att.Filename, ContentType: att.ContentType, Size: int64(att.Size)}
+		// The detector sees names and types, not bytes: what it needs of the
+		// bytes (their executable format, the names inside archives) is
+		// read here.
+		sa := screen.Attachment{Filename: att.Filename, ContentType: att.ContentType, Size: int64(att.Size), Executable: screen.ExecutableFormat(att.Data)}
 		if text, err := content.ExtractText(att.ContentType, att.Filename, att.Data, attachmentTextLimits); err == nil {
 			sa.Text = text
 		}
-		if att.ContentType == "application/zip" || strings.HasSuffix(strings.ToLower(att.Filename), ".zip") {
-			sa.ArchiveEntries = zipEntries(att.Data)
+		if ct := strings.ToLower(att.ContentType); ct == "application/zip" || ct == "application/x-zip-compressed" || strings.HasSuffix(strings.ToLower(att.Filename), ".zip") {
+			sa.ArchiveEntries, sa.ArchiveExecutables = screen.InspectArchive(att.Data)
 		}
 		m.Attachments = append(m.Attachments, sa)
 	}
 	return m
-}
-
-// zipEntries lists the file names in a ZIP archive (at most 1000), so
-// screening sees an executable hidden inside.
-func zipEntries(data []byte) []string {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for i, f := range zr.File {
-		if i >= 1000 {
-			break
-		}
-		out = append(out, f.Name)
-	}
-	return out
 }

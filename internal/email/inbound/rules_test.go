@@ -140,3 +140,52 @@ func TestSenderRulesMatchEverySpelling(t *testing.T) {
 		}
 	})
 }
+
+// TestBlockRuleMatchesEveryFromAddress: RFC 5322 lets From list several
+// authors, and mail arrives with several From fields too; a blocked sender
+// must not get through by putting another address first. An allow rule
+// for one of the addresses does not lift the block either.
+func TestBlockRuleMatchesEveryFromAddress(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a := env.NewAgent("blockall", auth.EmailRead, auth.EmailSend)
+		rules := "/api/v1/inboxes/" + a.InboxID + "/sender-rules"
+		env.Must(201, env.Do("POST", rules, a.Token, map[string]any{"kind": "block", "pattern": "@blocked.example"}))
+		env.Must(201, env.Do("POST", rules, a.Token, map[string]any{"kind": "block", "pattern": "boss@bad.example"}))
+		env.Must(201, env.Do("POST", rules, a.Token, map[string]any{"kind": "allow", "pattern": "@trusted.example"}))
+		sends := []struct {
+			subject, from string
+			headers       []string
+			blocked       bool
+		}{
+			{subject: "blocked first", from: "x@blocked.example, y@ok.example", blocked: true},
+			{subject: "blocked second", from: "y@ok.example, x@mail.blocked.example", blocked: true},
+			{subject: "blocked third with names", from: `"Y" <y@ok.example>, Z <z@ok.example>, "Boss" <BOSS@bad.example>`, blocked: true},
+			{subject: "group", from: "team: y@ok.example, x@blocked.example;", blocked: true},
+			{subject: "second From field", from: "y@ok.example", headers: []string{"From: x@blocked.example"}, blocked: true},
+			{subject: "first of two From fields", from: "x@blocked.example", headers: []string{"From: y@ok.example"}, blocked: true},
+			{subject: "allowed first", from: "friend@trusted.example, x@blocked.example", blocked: true},
+			{subject: "none blocked", from: "y@ok.example, z@other.example", blocked: false},
+			{subject: "blocked address in a display name only", from: `"x@blocked.example" <y@ok.example>`, blocked: false},
+		}
+		for _, c := range sends {
+			mustSend(t, env, "bounce@sender.example", []string{a.Address}, mail(c.from, a.Address, c.subject, "Hello", c.headers...))
+		}
+		by := map[string]map[string]any{}
+		for _, m := range waitStored(t, env, a, len(sends)) {
+			mm := m.(map[string]any)
+			by[mm["subject"].(string)] = mm
+		}
+		for _, c := range sends {
+			m := by[c.subject]
+			if m == nil {
+				t.Errorf("%s: not stored", c.subject)
+				continue
+			}
+			s := m["screening"].(map[string]any)
+			blocked := fmt.Sprint(s["reasons"]) == "[sender_blocked]" && s["verdict"] == "blocked" && m["quarantined"] == true
+			if blocked != c.blocked {
+				t.Errorf("%s (From %s %v): blocked %v, want %v (%v)", c.subject, c.from, c.headers, blocked, c.blocked, s)
+			}
+		}
+	})
+}

@@ -85,6 +85,58 @@ func TestMatchRule(t *testing.T) {
 	}
 }
 
+// TestBlockRule: every address is decided by its own most specific rule,
+// as MatchRule decides it, and one blocked address blocks.
+func TestBlockRule(t *testing.T) {
+	rules := []SenderRule{
+		{ID: "1", Kind: RuleBlock, Pattern: "@example.com"},
+		{ID: "2", Kind: RuleAllow, Pattern: "boss@example.com"},
+		{ID: "3", Kind: RuleAllow, Pattern: "@news.example.com"},
+		{ID: "4", Kind: RuleBlock, Pattern: "@evil.test"},
+		{ID: "5", Kind: RuleBlock, Pattern: "@xn--bcher-kva.example"},
+		{ID: "6", Kind: RuleBlock, Pattern: "@münchen.example"},
+		{ID: "7", Kind: RuleBlock, Pattern: "ceo@partner.test"},
+	}
+	single := []string{"boss@example.com", "BOSS@Example.COM", "intern@example.com", "daily@news.example.com",
+		"x@mail.news.example.com", "x@notexample.com", "x@evil.test", "x@evil.test.org", "no-at-sign", "x@EVIL.TEST.",
+		"p@BÜCHER.example", "p@mail.bücher.example.", "m@xn--mnchen-3ya.example", "x@evil。test", "CEO@partner.test", "cfo@partner.test", ""}
+	for _, a := range single {
+		want := ""
+		if r := MatchRule(rules, a); r != nil && r.Kind == RuleBlock {
+			want = r.ID
+		}
+		got := ""
+		if r := BlockRule(rules, []string{a}); r != nil {
+			got = r.ID
+		}
+		if got != want {
+			t.Errorf("BlockRule(%q) = %q, MatchRule gives block rule %q", a, got, want)
+		}
+	}
+	tests := []struct {
+		from []string
+		want string
+	}{
+		{[]string{"ok@other.test", "x@evil.test"}, "4"},
+		{[]string{"boss@example.com", "daily@news.example.com"}, ""},
+		{[]string{"boss@example.com", "intern@example.com"}, "1"},
+		{[]string{"a@b.test", "c@d.test", "e@f.test", "ceo@partner.test"}, "7"},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if r := BlockRule(rules, tt.from); r != nil {
+			got = r.ID
+		}
+		if got != tt.want {
+			t.Errorf("BlockRule(%q) = %q, want %q", tt.from, got, tt.want)
+		}
+	}
+	if BlockRule(nil, []string{"x@evil.test"}) != nil {
+		t.Error("BlockRule without rules")
+	}
+}
+
 func TestNormalizePattern(t *testing.T) {
 	tests := []struct {
 		in, want string

@@ -124,15 +124,10 @@ func ruleKey(pattern string) string {
 // shorter one; nil when none applies. The domain of addr is compared in the
 // form NormalizePattern gives (A-labels, lower case, no trailing dot).
 func MatchRule(rules []SenderRule, addr string) *SenderRule {
-	addr = strings.ToLower(strings.TrimSpace(addr))
-	at := strings.LastIndexByte(addr, '@')
-	if at < 0 {
+	addr, domain, ok := ruleAddress(addr)
+	if !ok {
 		return nil
 	}
-	// An invalid IDN keeps its lower-case spelling: it can only equal a
-	// rule spelled the same way.
-	domain, _ := normalizeDomain(addr[at+1:])
-	addr = addr[:at+1] + domain
 	var best *SenderRule
 	bestLen := -1
 	for i := range rules {
@@ -149,6 +144,66 @@ func MatchRule(rules []SenderRule, addr string) *SenderRule {
 		}
 	}
 	return best
+}
+
+// BlockRule returns a block rule that decides mail from any one of addrs,
+// or nil. Each address is decided as MatchRule decides it (its own most
+// specific rule), and one blocked author blocks the message: RFC 5322
+// (section 3.6.2) lets From list several authors, and mail arrives with
+// several From fields too, so a blocked sender could otherwise put another
+// address first. The rules are indexed once, so a From listing many
+// addresses costs one lookup per domain label of each.
+func BlockRule(rules []SenderRule, addrs []string) *SenderRule {
+	if len(rules) == 0 || len(addrs) == 0 {
+		return nil
+	}
+	exact := map[string]*SenderRule{}
+	domains := map[string]*SenderRule{}
+	for i := range rules {
+		key := ruleKey(rules[i].Pattern)
+		m := exact
+		if strings.HasPrefix(key, "@") {
+			m, key = domains, key[1:]
+		}
+		if m[key] == nil { // the first of two spellings wins, as in MatchRule
+			m[key] = &rules[i]
+		}
+	}
+	for _, a := range addrs {
+		addr, domain, ok := ruleAddress(a)
+		if !ok {
+			continue
+		}
+		r := exact[addr]
+		// The longest domain first: "a.b.example", then "b.example", ...
+		for d := domain; r == nil && d != ""; {
+			r = domains[d]
+			i := strings.IndexByte(d, '.')
+			if i < 0 {
+				break
+			}
+			d = d[i+1:]
+		}
+		if r != nil && r.Kind == RuleBlock {
+			return r
+		}
+	}
+	return nil
+}
+
+// ruleAddress brings addr to the form rules are compared in (lower case,
+// the domain as A-labels without a trailing dot) and returns it with its
+// domain; ok is false without an "@".
+func ruleAddress(addr string) (norm, domain string, ok bool) {
+	addr = strings.ToLower(strings.TrimSpace(addr))
+	at := strings.LastIndexByte(addr, '@')
+	if at < 0 {
+		return "", "", false
+	}
+	// An invalid IDN keeps its lower-case spelling: it can only equal a
+	// rule spelled the same way.
+	domain, _ = normalizeDomain(addr[at+1:])
+	return addr[:at+1] + domain, domain, true
 }
 
 // RulesFor lists an inbox's rules (the pipeline's read, no access check).

@@ -3,6 +3,7 @@ package screen
 import (
 	_ "embed"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -11,6 +12,7 @@ import (
 	"go.mau.fi/util/confusable"
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
+	"golang.org/x/text/unicode/norm"
 )
 
 //go:embed brands.txt
@@ -284,7 +286,9 @@ func (d *Detector) lookalikeFindings(m Message, c Context) []Finding {
 			check("Sender", a.Address)
 		}
 	}
-	if f, ok := d.displayNameSpoof(m.From, known); ok {
+	// Mailing lists say who they are (RFC 2919 List-Id, RFC 2369 List-Post).
+	fromList := len(m.Headers["List-Id"]) > 0 || len(m.Headers["List-Post"]) > 0
+	if f, ok := d.displayNameSpoof(m.From, fromList, targets, known); ok {
 		out = append(out, f)
 	}
 	return out
@@ -570,12 +574,22 @@ func subdomainImitates(sub []string, domain string) bool {
 }
 
 // displayNameSpoof reports a display name that names a brand while the
-// address is on an unrelated domain ("PayPal <service@mail-center.io>").
-// It is a weaker signal than a lookalike domain: newsletters and resellers
-// mention brands in their names too.
-func (d *Detector) displayNameSpoof(from Address, known []string) (Finding, bool) {
+// address is on an unrelated domain ("PayPal <service@mail-center.io>"), or
+// that is itself an address on a domain the mail is not from (see
+// nameAddressSpoof). It is a weaker signal than a lookalike domain:
+// newsletters and resellers mention brands in their names too.
+func (d *Detector) displayNameSpoof(from Address, fromList bool, targets []target, known []string) (Finding, bool) {
 	dom := domainOf(from.Address)
-	if dom == "" || inDomains(dom, known) || from.Name == "" {
+	if dom == "" || from.Name == "" {
+		return Finding{}, false
+	}
+	// Before the known-domain exit below: the classic impersonation is
+	// sent from a known domain, a free mailbox ("ceo@ourcompany.com"
+	// <attacker@gmail.com>; gmail.com is a brand domain).
+	if f, ok := nameAddressSpoof(from, dom, fromList, targets); ok {
+		return f, true
+	}
+	if inDomains(dom, known) {
 		return Finding{}, false
 	}
 	words := strings.FieldsFunc(from.Name, func(r rune) bool {
@@ -595,6 +609,86 @@ func (d *Detector) displayNameSpoof(from Address, known []string) (Finding, bool
 		return Finding{Reason: ReasonDisplayNameSpoof, Detail: fmt.Sprintf("display name says %q but the address is on %s", from.Name, dom)}, true
 	}
 	return Finding{}, false
+}
+
+// nameAddress finds the domains of addresses written in a display name
+// ("ceo@ourcompany.com", "Jane (jane@ourcompany.com)"), after NFKC folding
+// so that a fullwidth "＠" counts.
+var nameAddress = regexp.MustCompile(`[^\s@<>()\[\]"',;:]+\s*@\s*((?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}\p{N}-]{2,63})\.?`)
+
+// viaRelay is the display name mailing lists write when they resend a
+// member's mail from their own address so that it passes DMARC
+// ("'alice@partner.com' via Team" from Google Groups, "alice@partner.com
+// via Builders" from Mailman): the address in it is the author's, shown on
+// purpose. It counts only on mail with list headers, which such lists
+// always add.
+var viaRelay = regexp.MustCompile(`(?i)@\S*\s+via\s+\S`)
+
+// nameAddressSpoof reports a display name holding an address whose
+// registrable domain is not the From address's but is one the reader
+// trusts: the organization's own, a known correspondent's, or a brand's
+// (unless From is on another domain of the same brand: paypal.com shown,
+// paypal.de sending). An address on a domain nobody here knows impersonates
+// no one the agent trusts, so it is left alone; so is a list's "via" name
+// (viaRelay).
+func nameAddressSpoof(from Address, dom string, fromList bool, targets []target) (Finding, bool) {
+	name := from.Name
+	if !strings.ContainsRune(name, '@') {
+		name = norm.NFKC.String(name)
+		if !strings.ContainsRune(name, '@') {
+			return Finding{}, false
+		}
+	}
+	if fromList && viaRelay.MatchString(name) {
+		return Finding{}, false
+	}
+	sender, ok := parseSenderDomain(dom)
+	if !ok {
+		return Finding{}, false
+	}
+	for _, m := range nameAddress.FindAllStringSubmatch(name, 5) {
+		shown, ok := parseSenderDomain(m[1])
+		if !ok || shown.reg == sender.reg {
+			continue
+		}
+		// The shown domain may be on several lists (a brand that is also a
+		// correspondent): From on another domain of that brand is fine.
+		var trusted *target
+		same := false
+		for i, t := range targets {
+			if t.domain != shown.reg {
+				continue
+			}
+			if trusted == nil {
+				trusted = &targets[i]
+			}
+			same = same || sameBrand(t, sender, targets)
+		}
+		if trusted == nil || same {
+			continue
+		}
+		kind := "a " + trusted.kind
+		if b, ok := strings.CutPrefix(trusted.kind, "brand "); ok {
+			kind = "a domain of " + b
+		}
+		return Finding{Reason: ReasonDisplayNameSpoof, Detail: fmt.Sprintf("display name shows an address on %s (%s) but the mail is from %s", shown.reg, kind, sender.reg)}, true
+	}
+	return Finding{}, false
+}
+
+// sameBrand reports that sender is another domain of the brand whose domain
+// t is, or the same name on a country registry for a brand that runs
+// country sites.
+func sameBrand(t target, sender senderDomain, targets []target) bool {
+	if !strings.HasPrefix(t.kind, "brand ") {
+		return false
+	}
+	for _, o := range targets {
+		if o.kind == t.kind && (o.domain == sender.reg || o.cc && o.label == sender.label) {
+			return true
+		}
+	}
+	return false
 }
 
 // caseSkeleton is the skeleton of the registrable label as the sender

@@ -250,3 +250,56 @@ func TestBundledBrands(t *testing.T) {
 		}
 	}
 }
+
+// TestDisplayNameAddressSpoof: a display name that is itself an address on
+// the organization's own domain, a known correspondent's or a brand's,
+// while the mail comes from another registrable domain, is the classic
+// impersonation ("ceo@ourcompany.example" <attacker@gmail.com>). The same
+// address, another address of the same registrable domain or of the same
+// brand, list relays ("… via List") and unknown domains are not.
+func TestDisplayNameAddressSpoof(t *testing.T) {
+	c := Context{OrgDomains: []string{"ourcompany.example"}, KnownCorrespondents: []string{"partner.example", "shop.example"}}
+	list := map[string][]string{"List-Id": {"<team.example.org>"}}
+	tests := []struct {
+		name, from string
+		headers    map[string][]string
+		want       bool
+	}{
+		{"ceo@ourcompany.example", "attacker@gmail.com", nil, true},
+		{"ceo@ourcompany.example", "x@random.test", nil, true},
+		{"CEO@OurCompany.example.", "x@random.test", nil, true},
+		{"Jane Doe (jane@ourcompany.example)", "jane.doe@outlook.com", nil, true},
+		{"Jane Doe <jane@ourcompany.example>", "jane.doe@outlook.com", nil, true},
+		{"ceo\uff20ourcompany.example", "x@random.test", nil, true}, // fullwidth @
+		{"support@paypal.com", "x@random.test", nil, true},
+		{"security@microsoft.com", "alerts@zq17.test", nil, true},
+		{"alice@partner.example", "alice.partner@freemail.test", nil, true},
+		{"accounts@mail.partner.example", "billing@random.test", nil, true},
+
+		{"alice@partner.example", "alice@partner.example", nil, false},
+		{"ceo@ourcompany.example", "ceo@ourcompany.example", nil, false},
+		{"info@shop.example", "noreply@mailer.shop.example", nil, false},
+		{"service@paypal.com", "service@paypal.de", nil, false},
+		{"no-reply@google.com", "x@gmail.com", nil, false},
+		{"'alice@partner.example' via Team Updates", "team-updates@googlegroups.com", list, false},
+		{"alice@partner.example via Builders List", "builders@lists.example.org", list, false},
+		{"ceo@ourcompany.example via Secure Portal", "x@random.test", nil, true}, // "via" without list headers
+		{"bob@unknown-firm.test", "bob@gmail.com", nil, false},
+		{"Jane Doe", "jane.doe@outlook.com", nil, false},
+		{"jane at ourcompany", "x@random.test", nil, false},
+	}
+	d := NewDetector()
+	for _, tc := range tests {
+		t.Run(tc.name+" <"+tc.from+">", func(t *testing.T) {
+			r := d.Screen(Message{From: Address{Name: tc.name, Address: tc.from}, Headers: tc.headers}, c)
+			if got := r.Has(ReasonDisplayNameSpoof); got != tc.want {
+				t.Fatalf("display_name_spoof = %v, want %v; %+v", got, tc.want, r.Findings)
+			}
+		})
+	}
+	// A brand that is also a known correspondent (acme knows paypal.com):
+	// another domain of the brand is still the brand.
+	if r := d.Screen(Message{From: Address{Name: "service@paypal.com", Address: "service@paypal.de"}}, acme); r.Has(ReasonDisplayNameSpoof) {
+		t.Errorf("paypal.com shown, paypal.de sending, paypal.com a correspondent: %+v", r.Findings)
+	}
+}

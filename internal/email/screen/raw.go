@@ -1,7 +1,6 @@
 package screen
 
 import (
-	"archive/zip"
 	"bytes"
 	"fmt"
 	"net/mail"
@@ -19,7 +18,6 @@ const (
 	maxAttachmentText = 64 << 10
 	maxPDFBytes       = 4 << 20
 	maxPDFPages       = 20
-	maxZipEntries     = 200
 )
 
 // MessageFromRaw parses an RFC 5322 message into a Message. It is what the
@@ -84,7 +82,7 @@ func MessageFromRaw(raw []byte) (Message, error) {
 
 func attachmentFromPart(p *enmime.Part) Attachment {
 	ct := strings.ToLower(p.ContentType)
-	a := Attachment{Filename: p.FileName, ContentType: p.ContentType, Size: int64(len(p.Content))}
+	a := Attachment{Filename: p.FileName, ContentType: p.ContentType, Size: int64(len(p.Content)), Executable: ExecutableFormat(p.Content)}
 	switch {
 	case strings.HasPrefix(ct, "text/"), ct == "application/json", ct == "application/xml", ct == "message/rfc822",
 		ct == "application/ics", strings.HasSuffix(ct, "+json"), strings.HasSuffix(ct, "+xml"):
@@ -94,7 +92,7 @@ func attachmentFromPart(p *enmime.Part) Attachment {
 	case ct == "application/pdf" || strings.EqualFold(ext(p.FileName), "pdf"):
 		a.Text = pdfText(p.Content)
 	case ct == "application/zip" || ct == "application/x-zip-compressed" || strings.EqualFold(ext(p.FileName), "zip"):
-		a.ArchiveEntries = zipEntries(p.Content)
+		a.ArchiveEntries, a.ArchiveExecutables = InspectArchive(p.Content)
 	}
 	return a
 }
@@ -144,23 +142,6 @@ func pdfText(b []byte) (text string) {
 		sb.WriteString("\n")
 	}
 	return truncate(sb.String(), maxAttachmentText)
-}
-
-// zipEntries lists the names in a ZIP's central directory without
-// decompressing anything.
-func zipEntries(b []byte) []string {
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for i, f := range zr.File {
-		if i >= maxZipEntries {
-			break
-		}
-		names = append(names, f.Name)
-	}
-	return names
 }
 
 func addresses(env *enmime.Envelope, key string) []Address {

@@ -48,8 +48,18 @@ type Attachment struct {
 	// Text is the attachment's text when it could be read cheaply (text/*,
 	// calendar, CSV, JSON, PDF text); injection hides in attachments too.
 	Text string
-	// ArchiveEntries lists file names inside a ZIP attachment, when known.
+	// ArchiveEntries lists file names inside a ZIP attachment, when known,
+	// nested archives' entries included ("inner.zip/setup.scr"; see
+	// InspectArchive).
 	ArchiveEntries []string
+	// ArchiveExecutables are the entries of ArchiveEntries whose bytes are
+	// a binary executable, whatever their names say.
+	ArchiveExecutables []string
+	// Executable names the binary executable format of the attachment's
+	// bytes ("PE", "ELF", "Mach-O"; ExecutableFormat), whatever its name
+	// and declared type say; empty when it is none. The caller computes it
+	// because the detector is not handed the bytes.
+	Executable string
 }
 
 // AuthResults holds the sender-authentication outcomes of the receiving
