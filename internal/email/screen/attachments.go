@@ -75,6 +75,17 @@ func attachmentFindings(atts []Attachment) []Finding {
 	return out
 }
 
+// unlistedAttachmentsFinding blocks a message whose attachments the parser
+// could not list (why says why, e.g. "more than 500 MIME parts"): an
+// executable among them would otherwise pass as clean, while the raw message
+// still carries it. A person reviews it in quarantine.
+func unlistedAttachmentsFinding(why string) (Finding, bool) {
+	if why == "" {
+		return Finding{}, false
+	}
+	return Finding{Reason: ReasonDangerousAttachment, Detail: why + "; attachments not inspected", strong: true}, true
+}
+
 func judgeFileName(name string) (Finding, bool) {
 	lower := strings.ToLower(name)
 	e := ext(lower)
