@@ -27,6 +27,9 @@ type boundaryReader struct {
 	final       []byte        // Final boundary prefix
 	buffer      *bytes.Buffer // Content waiting to be read
 	unbounded   bool          // Flag to throw errNoBoundaryTerminator
+	// srcEOF is set once r has returned io.EOF with nothing left in it
+	// (agentsvc patch): see Read.
+	srcEOF bool
 }
 
 // newBoundaryReader returns an initialized boundaryReader
@@ -69,6 +72,18 @@ func newBoundaryReader(reader *bufio.Reader, boundary string) *boundaryReader {
 //	  that happen after reading some bytes and also both of the allowed
 //	  EOF behaviors.
 func (b *boundaryReader) Read(dest []byte) (n int, err error) {
+	if b.srcEOF && b.buffer.Len() == 0 {
+		// agentsvc patch: the source is exhausted, so the loop below would
+		// only Peek and ReadByte into io.EOF again. Those calls are not free:
+		// r is a bufio.Reader over the parent part's boundaryReader, and
+		// bufio does not remember io.EOF, so each of them reads the parent
+		// again, which reads its own parent twice, and so on. With n unclosed
+		// nested multiparts every Read at the innermost level cost about 2^n
+		// reads at the top (depth 25 took a minute). Answering from here
+		// keeps a read at EOF O(1) per level. Upstream returns the same
+		// (0, io.EOF) after going round the loop.
+		return 0, io.EOF
+	}
 	if b.buffer.Len() >= len(dest) {
 		// This read request can be satisfied entirely by the buffer.
 		n, err = b.buffer.Read(dest)
@@ -161,6 +176,7 @@ func (b *boundaryReader) Read(dest []byte) (n int, err error) {
 		if err != nil {
 			// EOF is not fatal, it just means that we have drained the reader.
 			if errors.Is(err, io.EOF) {
+				b.srcEOF = true // agentsvc patch: remember it (see above)
 				break
 			}
 

@@ -17,7 +17,10 @@ import (
 	"github.com/pkg/errors"
 )
 
-// readByteAtATime is upstream's boundaryReader.Read (v2.5.0).
+// readByteAtATime is upstream's boundaryReader.Read (v2.5.0). It ignores
+// srcEOF (the second agentsvc change), so the traces also check that
+// answering io.EOF from the remembered source EOF returns what upstream's
+// loop returns.
 func (b *boundaryReader) readByteAtATime(dest []byte) (n int, err error) {
 	if b.buffer.Len() >= len(dest) {
 		n, err = b.buffer.Read(dest)
@@ -114,6 +117,11 @@ func boundaryTrace(input []byte, boundary string, bufSize int, sizes []int, read
 			n, err := read(br, dest)
 			fmt.Fprintf(&out, "read %d %q %v unbounded=%v\n", n, dest[:n], err, br.unbounded)
 			if err != nil {
+				// Once more after the error: a reader at its end must keep
+				// answering the same (the remembered source EOF answers
+				// without reading, see boundaryReader.srcEOF).
+				n, err = read(br, dest)
+				fmt.Fprintf(&out, "again %d %q %v unbounded=%v\n", n, dest[:n], err, br.unbounded)
 				break
 			}
 		}

@@ -27,6 +27,9 @@ const (
 	ErrorMalformedChildPart = "Malformed child part"
 	// ErrorDataHasBoundary name.
 	ErrorDataHasBoundary = "Data contains boundary marker"
+	// ErrorNestingTooDeep name (agentsvc patch): a multipart deeper than MaxMIMEDepth was kept
+	// as a leaf, its body unparsed.
+	ErrorNestingTooDeep = "Nesting too deep"
 )
 
 // Error describes an error encountered while parsing.

@@ -138,6 +138,21 @@ func (o maxMIMEPartsOption) apply(p *Parser) {
 	p.maxMIMEParts = int(o)
 }
 
+// MaxMIMEDepth sets how deeply multiparts may nest (agentsvc patch): the root multipart is
+// level 1, and a multipart part that would be level n+1 is instead kept as a leaf whose
+// Content is its body unparsed, with an ErrorNestingTooDeep error on the part.  Every level adds
+// a reader to the stack each byte goes through, so depth multiplies the cost of parsing.  The
+// default, zero or a negative value, sets no limit (upstream's behaviour).
+func MaxMIMEDepth(n int) Option {
+	return maxMIMEDepthOption(n)
+}
+
+type maxMIMEDepthOption int
+
+func (o maxMIMEDepthOption) apply(p *Parser) {
+	p.maxMIMEDepth = int(o)
+}
+
 // MinCharsetDetectRunes sets the minimum length of a MIME part before enmime will attempt to
 // detect its character set.  The shorter the text, the more likely an incorrect character set
 // will be chosen.  The default is 100.

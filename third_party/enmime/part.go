@@ -467,7 +467,7 @@ func (p Parser) ReadParts(r io.Reader) (*Part, error) {
 			parts := p.maxMIMEParts
 			partsLeft = &parts
 		}
-		if err := parseParts(root, br, partsLeft); err != nil {
+		if err := parseParts(root, br, partsLeft, 1); err != nil {
 			return nil, err
 		}
 	} else {
@@ -499,8 +499,9 @@ func isTooManyPartsError(err error) bool {
 
 // parseParts recursively parses a MIME multipart document and sets each Parts PartID.  The
 // partsLeft budget, shared by all recursive invocations, counts down with every part parsed;
-// parsing fails with a TooManyPartsError when it is exhausted.
-func parseParts(parent *Part, reader *bufio.Reader, partsLeft *int) error {
+// parsing fails with a TooManyPartsError when it is exhausted.  depth is parent's nesting level
+// (the root multipart is 1); see MaxMIMEDepth.
+func parseParts(parent *Part, reader *bufio.Reader, partsLeft *int, depth int) error {
 	firstRecursion := parent.Parent == nil
 	// Loop over MIME boundaries.
 	br := newBoundaryReader(reader, parent.Boundary)
@@ -573,9 +574,26 @@ func parseParts(parent *Part, reader *bufio.Reader, partsLeft *int) error {
 			continue
 		}
 
+		if maxDepth := p.parser.maxMIMEDepth; maxDepth > 0 && depth >= maxDepth {
+			// agentsvc patch: a multipart nested deeper than MaxMIMEDepth is kept as a leaf
+			// holding its body unparsed (boundaries and all), so no nesting can make the
+			// reader stack, and the work per byte, grow without bound.
+			p.addErrorf(ErrorNestingTooDeep,
+				"multipart nested more than %d levels deep, kept unparsed", maxDepth)
+			if err = p.decodeContent(bbr, p.parser.readPartErrorPolicy); err != nil {
+				if p.parser.skipMalformedParts {
+					parent.addErrorf(ErrorMalformedChildPart, "decode content: %s", err.Error())
+					continue
+				}
+				return err
+			}
+			lastChild = parent.appendChild(lastChild, p)
+			continue
+		}
+
 		lastChild = parent.appendChild(lastChild, p)
 		// Content is another multipart.
-		if err = parseParts(p, bbr, partsLeft); err != nil {
+		if err = parseParts(p, bbr, partsLeft, depth+1); err != nil {
 			if p.parser.skipMalformedParts && !isTooManyPartsError(err) {
 				parent.addErrorf(ErrorMalformedChildPart, "parse parts: %s", err.Error())
 				continue

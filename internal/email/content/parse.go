@@ -33,6 +33,12 @@ var ErrEmpty = errors.New("content: empty message")
 // to its headers and raw body.
 const maxMIMEParts = 500
 
+// maxMIMEDepth bounds how deeply multiparts nest. Each level puts another
+// reader between every byte and the parser, so depth multiplies the cost of
+// a message; real mail nests three or four levels. A deeper multipart is kept
+// unparsed and its raw body shown as text (see unparsedDeepParts).
+const maxMIMEDepth = 32
+
 // Address is a mailbox from an address header.
 type Address struct {
 	Name    string `json:"name,omitempty"`
@@ -94,6 +100,12 @@ type Parsed struct {
 	// before showing it to anyone.
 	HTML        string       `json:"html,omitempty"`
 	Attachments []Attachment `json:"attachments"`
+	// AttachmentsUnlisted says why some MIME parts could not be read, so
+	// Attachments may miss files the message carries (for example "more than
+	// 500 MIME parts"); empty when every part was read. Screening must not
+	// call such a message clean: what it cannot list it cannot inspect,
+	// while the raw message still holds every byte.
+	AttachmentsUnlisted string `json:"attachments_unlisted,omitempty"`
 	// Header is the top-level header as received (not decoded), for
 	// components that need fields Parsed does not lift out.
 	Header textproto.MIMEHeader `json:"-"`
@@ -113,6 +125,7 @@ func Parse(raw []byte) (*Parsed, error) {
 		enmime.MultipartWOBoundaryAsSinglePart(true),
 		enmime.SetReadPartErrorPolicy(enmime.AllowCorruptTextPartErrorPolicy),
 		enmime.MaxMIMEParts(maxMIMEParts),
+		enmime.MaxMIMEDepth(maxMIMEDepth),
 		enmime.MaxStoredPartErrors(50),
 		// We render HTML to text ourselves so hidden text is left out.
 		enmime.DisableTextConversion(true),
@@ -132,6 +145,11 @@ func Parse(raw []byte) (*Parsed, error) {
 	p := &Parsed{Header: textproto.MIMEHeader(env.Root.Header)}
 	for _, e := range env.Errors {
 		p.Warnings = append(p.Warnings, e.Error())
+		// A severe "Malformed child part" means enmime skipped a part it
+		// could not read (SkipMalformedParts): it may have been a file.
+		if e.Name == enmime.ErrorMalformedChildPart && e.Severe && p.AttachmentsUnlisted == "" {
+			p.AttachmentsUnlisted = "a MIME part could not be read"
+		}
 	}
 	p.readHeaders(env.GetHeader, env.Root.Header.Get)
 
@@ -147,26 +165,107 @@ func Parse(raw []byte) (*Parsed, error) {
 		p.TextFromHTML = true
 	}
 
-	n := 0
-	add := func(parts []*enmime.Part) {
-		for _, part := range parts {
-			n++
-			p.Attachments = append(p.Attachments, newAttachment(part, n))
+	// enmime's three lists overlap: an inline application/octet-stream part
+	// is in Attachments (by type) and in Inlines (by disposition). Each part
+	// is listed, and stored, once. Made-up names count in enmime's order, as
+	// they always have, so a message parsed again gets the same names.
+	seen := map[*enmime.Part]bool{}
+	for _, list := range [][]*enmime.Part{env.Attachments, env.Inlines, env.OtherParts} {
+		for _, part := range list {
+			if !seen[part] {
+				seen[part] = true
+				p.Attachments = append(p.Attachments, newAttachment(part, len(seen)))
+			}
 		}
 	}
-	add(env.Attachments)
-	add(env.Inlines)
-	add(env.OtherParts)
 	// In the mail's own order: enmime lists attachments, then inline parts,
 	// then the rest.
 	slices.SortStableFunc(p.Attachments, func(a, b Attachment) int { return ComparePartIDs(a.PartID, b.PartID) })
+	p.unparsedDeepParts(env.Root)
 	p.rootAsBody()
+	p.bodyWithoutBoundary(env.Root, raw)
 	if p.Attachments == nil {
 		p.Attachments = []Attachment{}
 	}
 	p.makeStorable()
 	return p, nil
 }
+
+// unparsedDeepParts shows the multiparts enmime kept unparsed below
+// maxMIMEDepth: their raw bodies (boundaries and all) are added to the text,
+// as parseFallback shows a message it cannot read, and the parts they hold
+// are not listed.
+func (p *Parsed) unparsedDeepParts(root *enmime.Part) {
+	deep := root.DepthMatchAll(func(part *enmime.Part) bool {
+		return slices.ContainsFunc(part.Errors, func(e *enmime.Error) bool { return e.Name == enmime.ErrorNestingTooDeep })
+	})
+	if len(deep) == 0 {
+		return
+	}
+	p.AttachmentsUnlisted = fmt.Sprintf("MIME parts nested more than %d levels deep", maxMIMEDepth)
+	for _, part := range deep {
+		if p.Text != "" && !strings.HasSuffix(p.Text, "\n") {
+			p.Text += "\n"
+		}
+		p.Text += toValidText(part.Content)
+	}
+	p.Warnings = append(p.Warnings, fmt.Sprintf("multipart nested more than %d levels deep shown as raw text", maxMIMEDepth))
+}
+
+// bodyWithoutBoundary shows a multipart body in which the declared boundary
+// never appears: enmime finds no part in it and keeps nothing (the whole body
+// reads as preamble). Shown as text, like a multipart without a boundary
+// parameter (rootAsBody).
+func (p *Parsed) bodyWithoutBoundary(root *enmime.Part, raw []byte) {
+	if p.Text != "" || p.HTML != "" || len(p.Attachments) > 0 || root.FirstChild != nil ||
+		root.Boundary == "" || !strings.HasPrefix(root.ContentType, "multipart/") {
+		return
+	}
+	body := rawBody(raw)
+	if bytes.Contains(body, []byte("--"+root.Boundary)) || len(bytes.TrimSpace(body)) == 0 {
+		return // a multipart with no parts: nothing to show
+	}
+	p.Text = toValidText(body)
+	p.Warnings = append(p.Warnings, fmt.Sprintf("boundary %q of the %s body never appears; body shown as text", root.Boundary, root.ContentType))
+	p.unlistedIfPartsIn(p.Text)
+}
+
+// partDelimiter finds what looks like a MIME part in text that was not read
+// as parts: a delimiter line ("--" and a boundary) followed by a header.
+var partDelimiter = regexp.MustCompile(`(?m)^--[^\s]{1,70}[ \t]*\n[A-Za-z0-9-]+:`)
+
+// unlistedIfPartsIn marks the attachments unlisted when a multipart body
+// shown as text holds parts that were never read: one of them may be a file
+// screening has not seen.
+func (p *Parsed) unlistedIfPartsIn(text string) {
+	if p.AttachmentsUnlisted == "" && partDelimiter.MatchString(text) {
+		p.AttachmentsUnlisted = "multipart body whose parts could not be read"
+	}
+}
+
+// rawBody returns what follows the header block of raw (empty when there is
+// no blank line).
+func rawBody(raw []byte) []byte {
+	i, j := bytes.Index(raw, []byte("\r\n\r\n")), bytes.Index(raw, []byte("\n\n"))
+	switch {
+	case i >= 0 && (j < 0 || i < j):
+		return raw[i+4:]
+	case j >= 0:
+		return raw[j+2:]
+	}
+	return nil
+}
+
+// bidiOverrides are the explicit left-to-right and right-to-left overrides
+// (U+202D, U+202E): in a subject or a display name they make "exe.doc" show
+// as "cod.exe". Attachment names lose every formatting character
+// (cleanFilename); header text keeps the others (joiners are part of
+// emoji and of many scripts).
+var bidiOverrides = strings.NewReplacer("\u202d", "", "\u202e", "")
+
+// withoutBOM drops a leading byte-order mark: enmime keeps the one a UTF-16
+// (or UTF-8) body starts with, and it is not part of the text.
+func withoutBOM(s string) string { return strings.TrimPrefix(s, "\uFEFF") }
 
 // makeStorable leaves no NUL and no invalid UTF-8 in any string of p: a
 // mail may carry both anywhere, and PostgreSQL's text columns refuse them
@@ -175,14 +274,16 @@ func Parse(raw []byte) (*Parsed, error) {
 // as U+FFFD, as an HTML parser would; header values lose control
 // characters (cleanHeaderText).
 func (p *Parsed) makeStorable() {
-	p.Text = strings.ReplaceAll(p.Text, "\x00", "\uFFFD")
-	p.HTML = strings.ReplaceAll(p.HTML, "\x00", "\uFFFD")
-	p.Subject = cleanHeaderText(p.Subject)
+	p.Text = withoutBOM(strings.ReplaceAll(p.Text, "\x00", "\uFFFD"))
+	p.HTML = withoutBOM(strings.ReplaceAll(p.HTML, "\x00", "\uFFFD"))
+	p.Subject = bidiOverrides.Replace(cleanHeaderText(p.Subject))
 	p.MessageID, p.InReplyTo = cleanHeaderText(p.MessageID), cleanHeaderText(p.InReplyTo)
 	for i := range p.References {
 		p.References[i] = cleanHeaderText(p.References[i])
 	}
-	addr := func(a *Address) { a.Name, a.Address = cleanHeaderText(a.Name), cleanHeaderText(a.Address) }
+	addr := func(a *Address) {
+		a.Name, a.Address = bidiOverrides.Replace(cleanHeaderText(a.Name)), cleanHeaderText(a.Address)
+	}
 	addr(&p.From)
 	for _, list := range [][]Address{p.To, p.Cc, p.ReplyTo} {
 		for i := range list {
@@ -218,6 +319,9 @@ func (p *Parsed) rootAsBody() {
 	}
 	p.Attachments = p.Attachments[:0]
 	p.Warnings = append(p.Warnings, "body of type "+root.ContentType+" shown as text")
+	if strings.HasPrefix(root.ContentType, "multipart/") {
+		p.unlistedIfPartsIn(p.Text)
+	}
 }
 
 // parseFallback keeps a message enmime could not read at all (a broken header
@@ -229,9 +333,18 @@ func parseFallback(raw []byte, cause error) *Parsed {
 		Attachments: []Attachment{},
 		To:          []Address{},
 	}
+	// No part was listed. For a multipart message that means its files
+	// went unseen.
+	var tooMany *enmime.TooManyPartsError
+	if errors.As(cause, &tooMany) {
+		p.AttachmentsUnlisted = fmt.Sprintf("more than %d MIME parts", tooMany.Limit)
+	}
 	msg, err := mail.ReadMessage(bufio.NewReader(bytes.NewReader(raw)))
 	if err != nil {
 		p.Text = toValidText(raw)
+		if p.AttachmentsUnlisted == "" {
+			p.unlistedIfPartsIn(p.Text)
+		}
 		return p
 	}
 	p.Header = textproto.MIMEHeader(msg.Header)
@@ -252,6 +365,9 @@ func parseFallback(raw []byte, cause error) *Parsed {
 		}
 	}
 	mt, params, _ := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	if p.AttachmentsUnlisted == "" && strings.HasPrefix(strings.ToLower(strings.TrimSpace(msg.Header.Get("Content-Type"))), "multipart/") {
+		p.AttachmentsUnlisted = "MIME structure could not be read"
+	}
 	text := toValidText(body)
 	if cs := params["charset"]; cs != "" {
 		if s, err := decodeCharset(cs, body); err == nil {
@@ -396,10 +512,12 @@ func (p *Parsed) addresses(v, name string) []Address {
 		// x@evil.example, as mail programs and DMARC read it, not from the
 		// look-alike display name.
 		var out []Address
-		for _, m := range angleAddress.FindAllStringSubmatch(v, 20) {
-			if a := looseAddress.FindString(m[1]); a != "" {
-				out = append(out, Address{Address: a})
+		prev := 0
+		for _, m := range angleAddress.FindAllStringSubmatchIndex(v, 20) {
+			if a := looseAddress.FindString(v[m[2]:m[3]]); a != "" {
+				out = append(out, Address{Name: looseDisplayName(v[prev:m[0]]), Address: a})
 			}
+			prev = m[1]
 		}
 		if len(out) > 0 {
 			return out
@@ -414,6 +532,20 @@ func (p *Parsed) addresses(v, name string) []Address {
 		out = append(out, Address{Name: cleanHeaderText(a.Name), Address: strings.TrimSpace(a.Address)})
 	}
 	return out
+}
+
+// looseDisplayName reads the display name before an angle address in a
+// header that does not parse, for example an encoded word with a raw ":" in
+// it: RFC 2047 words decoded, quotes dropped, and line breaks a decoded word
+// carries turned into spaces (cleanHeaderText), so "Evil\r\nBcc: x@y" is
+// kept and shown as what it is rather than dropped. Only what follows the
+// last comma is the name (the rest belongs to the address before).
+func looseDisplayName(s string) string {
+	if i := strings.LastIndexByte(s, ','); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.Trim(strings.TrimSpace(s), `"`)
+	return cleanHeaderText(decodeHeader(s))
 }
 
 // messageIDs returns the ids in a Message-ID / In-Reply-To / References

@@ -677,6 +677,7 @@ func screenMessage(p *content.Parsed, a mailbox.Authentication, mailFrom string)
 	m := screen.Message{
 		From: screen.Address{Name: p.From.Name, Address: p.From.Address}, ReturnPath: mailFrom, Subject: p.Subject, Text: p.Text, HTML: p.HTML,
 		Auth: screen.AuthResults{SPF: a.SPF, DKIM: a.DKIM, DMARC: a.DMARC}, Headers: map[string][]string(p.Header),
+		AttachmentsUnlisted: p.AttachmentsUnlisted,
 	}
 	for _, r := range p.ReplyTo {
 		m.ReplyTo = append(m.ReplyTo, screen.Address{Name: r.Name, Address: r.Address})

@@ -121,6 +121,17 @@ func savedNames(name string) []string {
 	return out
 }
 
+// unlistedAttachmentsFinding blocks a message whose attachments the parser
+// could not list (why says why, e.g. "more than 500 MIME parts"): an
+// executable among them would otherwise pass as clean, while the raw message
+// still carries it. A person reviews it in quarantine.
+func unlistedAttachmentsFinding(why string) (Finding, bool) {
+	if why == "" {
+		return Finding{}, false
+	}
+	return Finding{Reason: ReasonDangerousAttachment, Detail: why + "; attachments not inspected", strong: true}, true
+}
+
 func judgeFileName(name string) (Finding, bool) {
 	if strings.ContainsRune(name, '\u202e') {
 		return Finding{Reason: ReasonDangerousAttachment, Detail: fmt.Sprintf("attachment name %q hides its extension with a right-to-left override", name), strong: true}, true

@@ -83,8 +83,12 @@ type Message struct {
 	// before sanitizing.
 	HTML        string
 	Attachments []Attachment
-	Auth        AuthResults
-	Headers     map[string][]string
+	// AttachmentsUnlisted says why the parser could not list every MIME
+	// part (content.Parsed.AttachmentsUnlisted), so Attachments may miss
+	// files the message carries; empty when it listed them all.
+	AttachmentsUnlisted string
+	Auth                AuthResults
+	Headers             map[string][]string
 }
 
 // Context is what the receiving organization knows: its own domains and the
@@ -160,6 +164,9 @@ func (d *Detector) Screen(m Message, c Context) Result {
 	findings = append(findings, authFindings(m.Auth)...)
 	findings = append(findings, d.lookalikeFindings(m, c)...)
 	findings = append(findings, attachmentFindings(m.Attachments)...)
+	if f, ok := unlistedAttachmentsFinding(m.AttachmentsUnlisted); ok {
+		findings = append(findings, f)
+	}
 	links := extractHTML(m.HTML)
 	findings = append(findings, linkFindings(links.links)...)
 	if f, ok := d.injectionFinding(m, c, links); ok {
