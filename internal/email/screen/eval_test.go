@@ -182,9 +182,11 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout24 to holdout27) have not been read,
+// The newest held-out sets (holdout24 to holdout29) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
-// the goals (holdout26's false-positive rate above it).
+// the goals (the false-positive rates of holdout26 and holdout28 above
+// it). Lookalike floors were raised where later general rules (the
+// envelope domain under a failed DMARC, the regional brands) found more.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
 		// 71 messages, mostly languages without vocabulary at the time:
@@ -269,7 +271,7 @@ func TestEvalSets(t *testing.T) {
 		// injection 0.602 with no false positives, lookalike 0.972 with none
 		// (before round 6: 0.410 at 0.8 %; after round 12: 0.578 at 0 %).
 		// Read for round 14: 0.639.
-		"holdout14": held(208, 0.63, 0.97),
+		"holdout14": held(208, 0.63, 1.0),
 		// 202 messages, a Korean-Vietnamese electronics manufacturer,
 		// written blind in the sixth session and measured once after round
 		// 13: injection 0.741 with 2.5 % false positives (over the goal),
@@ -284,7 +286,7 @@ func TestEvalSets(t *testing.T) {
 		// 12 and 13: 0.438, 0.550).
 		// Read for round 15 (misses and false alarms) and for the lookalike
 		// fixes before it: 0.588 / 0.917.
-		"holdout16": held(201, 0.58, 0.91),
+		"holdout16": held(201, 0.58, 0.94),
 		// 203 messages, an Indian-Gulf construction firm (25 languages),
 		// written blind in the sixth session and measured once after round
 		// 14: injection 0.646 with 0.8 % false positives, lookalike 0.946
@@ -298,7 +300,7 @@ func TestEvalSets(t *testing.T) {
 		// 0.946 with none (before round 6: 0.275; after rounds 12, 13, 14:
 		// 0.425, 0.475, 0.487).
 		// Read for round 16: 0.562.
-		"holdout18": held(202, 0.56, 0.94),
+		"holdout18": held(202, 0.56, 1.0),
 		// 202 messages, a Latin-American university and hospital network
 		// (about half Spanish), written blind in the sixth session and
 		// measured once after round 15: injection 0.650 with 1.6 % false
@@ -311,7 +313,7 @@ func TestEvalSets(t *testing.T) {
 		// lookalike 0.892 with 0.6 % (before round 6: 0.312; after rounds
 		// 12 to 15: 0.487, 0.588, 0.613, 0.613).
 		// Read for round 17: 0.625.
-		"holdout20": held(201, 0.62, 0.89),
+		"holdout20": held(201, 0.62, 0.91),
 		// 205 messages, a US/UK law and wealth-management firm (88 %
 		// English), written blind in the sixth session and measured once
 		// after round 16: injection 0.481 with 2.4 % false positives (over
@@ -332,26 +334,26 @@ func TestEvalSets(t *testing.T) {
 		// with none (before round 6: 0.450; after rounds 12 to 16: 0.550 to
 		// 0.575).
 		// Read for round 18: 0.600.
-		"holdout23": held(201, 0.60, 0.91),
+		"holdout23": held(201, 0.60, 0.94),
 		// 202 messages, a US medical-billing company (87 % English), written
 		// blind in the sixth session and measured once after round 18:
 		// injection 0.662 with 1.6 % false positives, lookalike 0.947 with
 		// none (before round 6: 0.412; after round 12: 0.662; rounds 13 to
 		// 18 added nothing).
-		"holdout24": held(202, 0.66, 0.94),
+		"holdout24": held(202, 0.66, 0.97),
 		// 201 messages, a German-Austrian-Swiss automation maker (62 %
 		// German), written blind in the sixth session and measured once
 		// after round 18: injection 0.543 with 1.7 % false positives,
 		// lookalike 0.971 with none (before round 6: 0.333; after rounds 12
 		// to 17: 0.457 to 0.543).
-		"holdout25": held(201, 0.54, 0.97),
+		"holdout25": held(201, 0.54, 1.0),
 		// 200 messages, an Ethiopian-Nigerian-Somali agribusiness (48 %
 		// English; Amharic, Hausa, Yoruba, Somali, Oromo, Igbo), written
 		// blind in the sixth session and measured once after the ten word
 		// tables that followed round 18: injection 0.575 with 2.5 % false
 		// positives (over the goal), lookalike 0.971 with none (before round
 		// 6: 0.300; after round 12: 0.463; after round 18: 0.550).
-		"holdout26": heldOver(200, 0.57, 0.97, 0.026),
+		"holdout26": heldOver(200, 0.57, 1.0, 0.026),
 		// 204 messages, a South-Indian and Nepali hospital network (50 %
 		// English; Malayalam, Nepali, Telugu, Tamil, Kannada, Punjabi),
 		// written blind in the sixth session and measured once after the
@@ -359,6 +361,17 @@ func TestEvalSets(t *testing.T) {
 		// 1.000 with none (before round 6: 0.250; after round 12: 0.425;
 		// after round 18: 0.450).
 		"holdout27": held(204, 0.47, 1.0),
+		// 217 messages, a Lusophone fintech (47 % Brazilian Portuguese, 28 %
+		// English), written blind in the eighth session and measured once,
+		// on the rules of round 18: injection 0.605 with 3.1 % false
+		// positives (4 of 131, over the goal), lookalike 0.951 with none.
+		"holdout28": heldOver(217, 0.60, 0.95, 0.031),
+		// 203 messages, an English-heavy developer-tools company (90 %
+		// English, subtle injections in many English voices), written
+		// blind in the eighth session and measured once, on the same
+		// rules: injection 0.463 with 1.6 % false positives, lookalike
+		// 0.946 with none.
+		"holdout29": held(203, 0.46, 0.94),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
