@@ -150,8 +150,16 @@ func isFeatureWordRune(r rune) bool {
 func forEachWord(s string, fn func(w string)) {
 	start := -1
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if isFeatureWordRune(r) && !(r == utf8.RuneError && size == 1) {
+		var in bool
+		size := 1
+		if c := s[i]; c < utf8.RuneSelf {
+			in = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '@' || c == '_'
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			in = isFeatureWordRune(r) && !(r == utf8.RuneError && size == 1)
+		}
+		if in {
 			if start < 0 {
 				start = i
 			}
@@ -170,25 +178,29 @@ func forEachWord(s string, fn func(w string)) {
 // table, reused between messages, that keeps insertion order (so sums run
 // in the same order every time).
 type countTable struct {
-	slots []uint32 // bucket+1, 0 when empty
-	cnt   []float32
+	slots []countSlot
 	order []int32 // used slots, in insertion order
 }
 
-func (t *countTable) add(k uint32) {
+type countSlot struct {
+	key uint32 // bucket+1, 0 when empty
+	cnt float32
+}
+
+func (t *countTable) add(k uint32, n float32) {
 	if len(t.order)*2 >= len(t.slots) {
 		t.grow()
 	}
 	mask := uint32(len(t.slots) - 1)
 	i := (k * 0x9e3779b1) >> 7 & mask
 	for {
-		switch t.slots[i] {
+		sl := &t.slots[i]
+		switch sl.key {
 		case k + 1:
-			t.cnt[i]++
+			sl.cnt += n
 			return
 		case 0:
-			t.slots[i] = k + 1
-			t.cnt[i] = 1
+			sl.key, sl.cnt = k+1, n
 			t.order = append(t.order, int32(i))
 			return
 		}
@@ -197,20 +209,76 @@ func (t *countTable) add(k uint32) {
 }
 
 func (t *countTable) grow() {
-	old, oldCnt, oldOrder := t.slots, t.cnt, t.order
+	old, oldOrder := t.slots, t.order
 	n := max(1024, 2*len(old))
-	t.slots, t.cnt, t.order = make([]uint32, n), make([]float32, n), make([]int32, 0, n/2)
+	t.slots, t.order = make([]countSlot, n), make([]int32, 0, n/2)
 	for _, i := range oldOrder {
-		k := old[i] - 1
-		c := oldCnt[i]
-		t.add(k)
-		t.cnt[t.order[len(t.order)-1]] = c
+		t.add(old[i].key-1, old[i].cnt)
 	}
 }
 
 func (t *countTable) reset() {
 	for _, i := range t.order {
-		t.slots[i] = 0
+		t.slots[i] = countSlot{}
+	}
+	t.order = t.order[:0]
+}
+
+// wordTable counts words per zone group, like countTable: open
+// addressing by the word's hash, insertion order kept.
+type wordTable struct {
+	slots []wordSlot
+	order []int32
+}
+
+type wordSlot struct {
+	h    uint32
+	zg   int32
+	used bool
+	n    float32
+	w    string
+}
+
+func (t *wordTable) add(w string, h uint32, zg int) {
+	if len(t.order)*2 >= len(t.slots) {
+		t.grow()
+	}
+	mask := uint32(len(t.slots) - 1)
+	i := (h * 0x9e3779b1) >> 7 & mask
+	for {
+		sl := &t.slots[i]
+		if !sl.used {
+			*sl = wordSlot{h: h, zg: int32(zg), used: true, n: 1, w: w}
+			t.order = append(t.order, int32(i))
+			return
+		}
+		if sl.h == h && sl.zg == int32(zg) && sl.w == w {
+			sl.n++
+			return
+		}
+		i = (i + 1) & mask
+	}
+}
+
+func (t *wordTable) grow() {
+	old, oldOrder := t.slots, t.order
+	n := max(256, 2*len(old))
+	t.slots, t.order = make([]wordSlot, n), make([]int32, 0, n/2)
+	mask := uint32(n - 1)
+	for _, j := range oldOrder {
+		sl := old[j]
+		i := (sl.h * 0x9e3779b1) >> 7 & mask
+		for t.slots[i].used {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = sl
+		t.order = append(t.order, int32(i))
+	}
+}
+
+func (t *wordTable) reset() {
+	for _, i := range t.order {
+		t.slots[i] = wordSlot{}
 	}
 	t.order = t.order[:0]
 }
@@ -221,9 +289,13 @@ type featureHasher struct {
 	cfg        featCfg
 	mask       uint32
 	char, word countTable
-	buf        []byte
-	off        []int
-	dense      map[string]uint32 // dense feature name -> bucket, filled at construction
+	// words counts the words of the current block (in order of first
+	// appearance), whose character n-grams are counted at flush: each
+	// distinct word is cut into n-grams once.
+	words wordTable
+	buf   []byte
+	off   []int
+	dense map[string]uint32 // dense feature name -> bucket, filled at construction
 }
 
 var denseNames = func() []string {
@@ -249,43 +321,71 @@ func (fx *featureHasher) textBlocks(text string, zg int) {
 	cfg, mask := &fx.cfg, fx.mask
 	prev := "^"
 	forEachWord(text, func(w string) {
+		h := fnvMix(fnvBasis^2, w)
 		if cfg.char {
-			// " " + w + " ", at most 42 runes; n-grams of 3 to 5 runes
-			fx.buf = append(fx.buf[:0], ' ')
-			fx.off = append(fx.off[:0], 0)
-			for i := 0; i < len(w) && len(fx.off) < 42; {
-				_, size := utf8.DecodeRuneInString(w[i:])
-				fx.off = append(fx.off, len(fx.buf))
-				fx.buf = append(fx.buf, w[i:i+size]...)
-				i += size
-			}
-			if len(fx.off) < 42 {
-				fx.off = append(fx.off, len(fx.buf))
-				fx.buf = append(fx.buf, ' ')
-			}
-			nr := len(fx.off)
-			fx.off = append(fx.off, len(fx.buf))
-			for n := 3; n <= 5; n++ {
-				for i := 0; i+n <= nr; i++ {
-					h := fnvMixBytes(fnvBasis^1, fx.buf[fx.off[i]:fx.off[i+n]])
-					fx.char.add(h & mask)
-					if cfg.zoneTag && zg != 0 {
-						fx.char.add(fnvMix(h^uint32(zg)*0x9e3779b1, "z") & mask)
-					}
-				}
-			}
+			fx.words.add(w, h, zg)
 		}
 		if cfg.word {
-			h := fnvMix(fnvBasis^2, w)
-			fx.word.add(h & mask)
+			fx.word.add(h&mask, 1)
 			b := fnvMix(fnvMix(fnvMix(fnvBasis^3, prev), " "), w)
-			fx.word.add(b & mask)
+			fx.word.add(b&mask, 1)
 			if cfg.zoneTag && zg != 0 {
-				fx.word.add(fnvMix(h^uint32(zg)*0x9e3779b1, "z") & mask)
+				fx.word.add(fnvMix(h^uint32(zg)*0x9e3779b1, "z")&mask, 1)
 			}
 			prev = w
 		}
 	})
+}
+
+// charGrams counts the character 3-5-grams of word w (read in zone group
+// zg) c times.
+func (fx *featureHasher) charGrams(w string, zg int, c float32) {
+	mask := fx.mask
+	// " " + w + " ", at most 42 runes; n-grams of 3 to 5 runes. The
+	// hash of an n-gram is FNV over its bytes, so the 4- and 5-gram
+	// at a position extend the 3-gram's hash.
+	fx.buf = append(fx.buf[:0], ' ')
+	fx.off = append(fx.off[:0], 0)
+	for i := 0; i < len(w) && len(fx.off) < 42; {
+		size := 1
+		if w[i] >= utf8.RuneSelf {
+			_, size = utf8.DecodeRuneInString(w[i:])
+		}
+		fx.off = append(fx.off, len(fx.buf))
+		fx.buf = append(fx.buf, w[i:i+size]...)
+		i += size
+	}
+	if len(fx.off) < 42 {
+		fx.off = append(fx.off, len(fx.buf))
+		fx.buf = append(fx.buf, ' ')
+	}
+	nr := len(fx.off)
+	fx.off = append(fx.off, len(fx.buf))
+	tag := fx.cfg.zoneTag && zg != 0
+	for i := 0; i+3 <= nr; i++ {
+		h := fnvMixBytes(fnvBasis^1, fx.buf[fx.off[i]:fx.off[i+3]])
+		for n := 3; ; n++ {
+			fx.char.add(h&mask, c)
+			if tag {
+				fx.char.add(fnvMix(h^uint32(zg)*0x9e3779b1, "z")&mask, c)
+			}
+			if n == 5 || i+n+1 > nr {
+				break
+			}
+			h = fnvMixBytes(h, fx.buf[fx.off[i+n]:fx.off[i+n+1]])
+		}
+	}
+}
+
+// flush emits the block's features (see flushBlock) and empties it.
+func (fx *featureHasher) flush(emit func(k uint32, v float32)) {
+	for _, i := range fx.words.order {
+		sl := &fx.words.slots[i]
+		fx.charGrams(sl.w, int(sl.zg), sl.n)
+	}
+	fx.words.reset()
+	flushBlock(&fx.char, fx.cfg.charScale, emit)
+	flushBlock(&fx.word, fx.cfg.wordScale, emit)
 }
 
 // flushBlock emits a block's features, log-scaled (1 + ln count) and
@@ -293,14 +393,14 @@ func (fx *featureHasher) textBlocks(text string, zg int) {
 func flushBlock(t *countTable, scale float64, emit func(k uint32, v float32)) {
 	var norm float64
 	for _, i := range t.order {
-		v := float32(1 + math.Log(float64(t.cnt[i])))
-		t.cnt[i] = v
+		v := float32(1 + math.Log(float64(t.slots[i].cnt)))
+		t.slots[i].cnt = v
 		norm += float64(v * v)
 	}
 	if norm > 0 {
 		f := float32(scale / math.Sqrt(norm))
 		for _, i := range t.order {
-			emit(t.slots[i]-1, t.cnt[i]*f)
+			emit(t.slots[i].key-1, t.slots[i].cnt*f)
 		}
 	}
 	t.reset()
@@ -323,8 +423,7 @@ func (fx *featureHasher) message(in *modelInputs, emit func(k uint32, v float32)
 			budget -= len(text)
 			fx.textBlocks(normalize(text), zoneGroup(sg.Zone))
 		}
-		flushBlock(&fx.char, cfg.charScale, emit)
-		flushBlock(&fx.word, cfg.wordScale, emit)
+		fx.flush(emit)
 	}
 	emit(fx.dense["bias"], 1)
 	if cfg.rules {

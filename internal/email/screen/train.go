@@ -197,8 +197,7 @@ func (fx *featureHasher) windowVectors(in *modelInputs, maxWin int) []sparse {
 			}
 			acc := map[uint32]float32{}
 			emit := func(k uint32, v float32) { acc[k] += v }
-			flushBlock(&fx.char, fx.cfg.charScale, emit)
-			flushBlock(&fx.word, fx.cfg.wordScale, emit)
+			fx.flush(emit)
 			emit(fx.dense["bias"], 1)
 			emit(fx.dense["window"], 1)
 			out = append(out, toSparse(acc))
