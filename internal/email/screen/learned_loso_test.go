@@ -16,7 +16,11 @@ package screen
 // model meets it (reading A of the README); "model", the model alone meets
 // it (reading B); "perset", the per-set shipping criterion. SCREEN_LOSO_CACHE
 // names a gob file that caches the parsed messages and rule results between
-// runs. The README section "A learned model, second attempt" has the figures.
+// runs; SCREEN_LOSO_LIST=1 logs every message the model adds to the rules.
+// SCREEN_LOSO=blind trains without holdout28 and holdout29 and measures on
+// them (with SCREEN_LOSO_THR=model: the shipping decision). The README
+// sections "A learned model, second attempt" and "A learned model,
+// shipped" have the figures.
 //
 // The features, training and selection are the product's own (model.go,
 // train.go): the shipped model is reading B of this experiment, trained on
