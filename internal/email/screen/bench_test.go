@@ -34,6 +34,34 @@ func BenchmarkScreen(b *testing.B) {
 // BenchmarkScreenOrder screens the 10 KB shipping notice of the ingest
 // benchmark (inbound/bench): long, benign, repetitive, text and HTML.
 func BenchmarkScreenOrder(b *testing.B) {
+	m := orderMessage()
+	d := NewDetector()
+	c := Context{OrgDomains: []string{"agentsvc.test"}, KnownCorrespondents: []string{"paypal.com", "github.com"}}
+	b.SetBytes(int64(len(m.Text) + len(m.HTML)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = d.Screen(m, c)
+	}
+}
+
+// BenchmarkInjectionModel is the learned model's share of screening the
+// message of BenchmarkScreenOrder (benign, so the rules do not flag it
+// and the model runs): feature hashing and the weighted sum.
+func BenchmarkInjectionModel(b *testing.B) {
+	m := orderMessage()
+	d := NewDetector()
+	c := Context{OrgDomains: []string{"agentsvc.test"}}
+	ev := d.injectionEvidence(m, c, extractHTML(m.HTML), true)
+	in := newModelInputs(ev, false, m.Auth, false)
+	b.SetBytes(int64(len(m.Text) + len(m.HTML)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = d.model.flags(&in)
+	}
+}
+
+// orderMessage is the 10 KB shipping notice of the ingest benchmark.
+func orderMessage() Message {
 	var t, h strings.Builder
 	for t.Len() < 5<<10 {
 		t.WriteString("Your order has shipped and will arrive within three business days. Track it in your account.\r\n")
@@ -45,11 +73,5 @@ func BenchmarkScreenOrder(b *testing.B) {
 	h.WriteString("</body></html>")
 	m := Message{From: Address{Name: "Load Sender", Address: "load@sender.example"}, Subject: "Order 1 shipped",
 		Text: t.String(), HTML: h.String(), Auth: AuthResults{SPF: "temperror", DKIM: "none", DMARC: "temperror"}}
-	d := NewDetector()
-	c := Context{OrgDomains: []string{"agentsvc.test"}, KnownCorrespondents: []string{"paypal.com", "github.com"}}
-	b.SetBytes(int64(len(m.Text) + len(m.HTML)))
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = d.Screen(m, c)
-	}
+	return m
 }

@@ -11,5 +11,8 @@
 // Every detector is built from general signals (who a sentence addresses,
 // override phrases, exfiltration requests, concealment, hidden HTML,
 // confusable characters) rather than from rules matched to known messages,
-// because the mail it must catch is mail nobody has seen yet.
+// because the mail it must catch is mail nobody has seen yet. Below the
+// rules' flag threshold, a learned model (model.go, trained on the
+// labelled sets by cmd/screentrain and embedded) may add a prompt-injection
+// finding.
 package screen

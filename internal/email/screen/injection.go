@@ -519,9 +519,21 @@ type scored struct {
 	shown sigSet
 }
 
-// injectionFinding scores every text source of m and reports a finding
-// when the best window reaches the flag threshold.
-func (d *Detector) injectionFinding(m Message, c Context, hv htmlView) (Finding, bool) {
+// injectionEvidence is what the rules read in a message's text: the
+// segments they scored (decoded payloads included), whether the sender is
+// the organization itself, and the best window.
+type injectionEvidence struct {
+	segs     []segment
+	internal bool
+	best     scored
+	// low is the best window scored at the learned model's rule threshold
+	// (modelRuleFlag), when asked for: the model was trained on it.
+	low scored
+}
+
+// injectionEvidence scores every text source of m. withLow asks for the
+// evidence at the model's rule threshold as well.
+func (d *Detector) injectionEvidence(m Message, c Context, hv htmlView, withLow bool) injectionEvidence {
 	segs := collectSegments(m, hv)
 	rules := d.inj
 	// Decode encoded payloads found anywhere; what they hide is scored as
@@ -537,33 +549,79 @@ func (d *Detector) injectionFinding(m Message, c Context, hv htmlView) (Finding,
 	internal := !strings.EqualFold(m.Auth.DMARC, "fail") && inDomains(domainOf(m.From.Address), c.OrgDomains) &&
 		!relaysOutsiders(m.From.Address) && !relaysOutsiders(m.ReturnPath) && !repliesOutside(m, c.OrgDomains)
 
-	best := scored{}
-	var union sigSet
+	sc := segmentScope{internal: internal, org: c.OrgDomains, flag: d.injFlag}
+	if withLow {
+		sc.lowFlag = modelRuleFlag
+	}
+	ev := injectionEvidence{segs: segs, internal: internal}
+	var union, unionLow sigSet
 	seen := map[string]sigSet{}
 	for _, s := range segs {
-		res := rules.scoreSegment(s, segmentScope{internal: internal, org: c.OrgDomains, flag: d.injFlag}, seen)
-		if res.score > best.score {
-			best = res
+		res, low := rules.scoreSegment(s, sc, seen)
+		if res.score > ev.best.score {
+			ev.best = res
+		}
+		if low.score > ev.low.score {
+			ev.low = low
 		}
 		if s.zone != zoneCode {
 			union |= res.sigs
+			unionLow |= low.sigs
 		}
 	}
 	// Injections split over parts are weaker in each part; the whole
 	// message counts too, at a discount for the distance between pieces.
-	if whole := scoreSet(union, internal) - 2; whole > best.score {
-		best = scored{score: whole, sigs: union, zone: zoneBody}
+	if whole := scoreSet(union, internal) - 2; whole > ev.best.score {
+		ev.best = scored{score: whole, sigs: union, zone: zoneBody}
 	}
+	if withLow {
+		if whole := scoreSet(unionLow, internal) - 2; whole > ev.low.score {
+			ev.low = scored{score: whole, sigs: unionLow, zone: zoneBody}
+		}
+	}
+	return ev
+}
+
+// shownSignals are the signals a finding on the window names.
+func (s scored) shownSignals() sigSet {
+	shown := s.sigs
+	if s.shown != 0 {
+		shown = s.shown
+	}
+	var out sigSet
+	for x := signal(0); x < numSignals; x++ {
+		if shown.has(x) && signalWeight[x] > 0 {
+			out.add(x)
+		}
+	}
+	return out
+}
+
+// injectionFinding reports a finding when the rules' best window reaches
+// the flag threshold or, below it, when the learned model scores the text
+// as an injection (model.go). lookalike says whether the sender's domain
+// was found to imitate another (a feature of the model).
+func (d *Detector) injectionFinding(m Message, c Context, hv htmlView, lookalike bool) (Finding, bool) {
+	ev := d.injectionEvidence(m, c, hv, d.model != nil)
+	best := ev.best
 	if best.score < d.injFlag {
-		return Finding{}, false
+		if d.model == nil {
+			return Finding{}, false
+		}
+		in := newModelInputs(ev, false, m.Auth, lookalike)
+		z, ok := d.model.flags(&in)
+		if !ok {
+			return Finding{}, false
+		}
+		return Finding{
+			Reason: ReasonPromptInjection,
+			Detail: fmt.Sprintf("a learned model scores the text as instructions aimed at an AI agent (score %.2f, threshold %.2f)", z, d.model.hdr.Threshold),
+		}, true
 	}
 	var names []string
-	shown := best.sigs
-	if best.shown != 0 {
-		shown = best.shown
-	}
+	shown := best.shownSignals()
 	for s := signal(0); s < numSignals; s++ {
-		if shown.has(s) && signalWeight[s] > 0 {
+		if shown.has(s) {
 			names = append(names, signalName[s])
 		}
 	}
@@ -620,6 +678,10 @@ type segmentScope struct {
 	internal bool     // the sender is the organization itself
 	org      []string // the organization's domains
 	flag     float64  // the flag threshold, which bounds the discussion discount
+	// lowFlag, when above 0, asks scoreSegment for a second result scored
+	// at that threshold: the rules' evidence as the learned model was
+	// trained on it (model.go).
+	lowFlag float64
 }
 
 // scoreSegment finds signals per paragraph and scores every window of
@@ -629,7 +691,7 @@ type segmentScope struct {
 // whitespace-collapsed text): the plain-text and HTML alternatives of a
 // message mostly repeat each other, and scoring each paragraph once halves
 // the work for such mail.
-func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[string]sigSet) scored {
+func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[string]sigSet) (scored, scored) {
 	internal := sc.internal
 	text := normalize(s.text)
 	text = r.quotePfx.ReplaceAllString(text, "")
@@ -659,17 +721,25 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 	}
 	// Paragraphs that talk about attacks are read a second time with their
 	// quotations and example lines blanked (discussion.go). Only text a
-	// person reads can be discussion, and only when it scores at all.
-	var unframed []sigSet
-	var talks []bool
-	if isDiscussionZone(s.zone) && scoreSet(whole, internal) >= sc.flag {
-		talks = make([]bool, len(paras))
-		unframed = make([]sigSet, len(paras))
+	// person reads can be discussion, and only when it scores at all (at the
+	// flag threshold: whether a window is read a second time depends on it,
+	// which is why the learned model's lower threshold needs its own pass
+	// over the windows; the paragraphs are read once).
+	var talksAll []bool
+	var unframedAll []sigSet
+	prepared := false
+	prepare := func() {
+		prepared = true
+		talks := make([]bool, len(paras))
+		unframed := make([]sigSet, len(paras))
 		any := false
 		for i, p := range paras {
 			unframed[i] = sets[i]
 			talks[i] = r.disc.discusses(p)
 			any = any || talks[i]
+		}
+		if !any {
+			return
 		}
 		// "Examples you will learn to spot:" frames the whole list below
 		// it, not only its neighbour: quoted or indented paragraphs that
@@ -682,76 +752,95 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 				talks[k] = true
 			}
 		}
-		if any {
-			for i, p := range paras {
-				if sets[i] == 0 {
-					continue
+		for i, p := range paras {
+			if sets[i] == 0 {
+				continue
+			}
+			if u := r.disc.unframe(p, sets[i].has(sigAddress)); u != p {
+				unframed[i] = r.signals(u)
+				if transcript {
+					unframed[i].add(sigMarkup)
 				}
-				if u := r.disc.unframe(p, sets[i].has(sigAddress)); u != p {
-					unframed[i] = r.signals(u)
-					if transcript {
-						unframed[i].add(sigMarkup)
+			}
+		}
+		talksAll, unframedAll = talks, unframed
+	}
+	windows := func(flag float64) scored {
+		var unframed []sigSet
+		var talks []bool
+		if isDiscussionZone(s.zone) && scoreSet(whole, internal) >= flag {
+			if !prepared {
+				prepare()
+			}
+			talks, unframed = talksAll, unframedAll
+		}
+		best := scored{zone: s.zone}
+		for i := range sets {
+			w := sets[i]
+			lo, hi := max(0, i-1), min(len(sets)-1, i+1)
+			for j := lo; j <= hi; j++ {
+				w |= sets[j]
+			}
+			score, sigs, shown := scoreSet(w, internal), w, sigSet(0)
+			// The subject (or a segment's first paragraph) frames the whole
+			// mail: "Module 4: recognising attacks on AI assistants".
+			if talks != nil && (talks[lo] || talks[i] || talks[hi] || talks[0]) {
+				var u sigSet
+				ext := false
+				for j := lo; j <= hi; j++ {
+					u |= unframed[j]
+					// The bound needs the secret request or the markup and the
+					// outside address in one paragraph.
+					risky := sets[j].has(sigExfilSecret) || sets[j].has(sigMarkup) || sets[j].has(sigMarkupWk)
+					ext = ext || risky && r.disc.externalEmail(paras[j], sc.org)
+				}
+				var bounded bool
+				score, bounded = discussedScore(w, u, internal, ext, flag)
+				sigs = u
+				if bounded {
+					shown = w
+				}
+			}
+			if score > best.score {
+				best.score, best.sigs, best.shown = score, sigs, shown
+			}
+		}
+		// A salutation to the agent ("To the AP automation / AI assistant at
+		// Kestrel,") speaks to it for the whole letter, not only for the
+		// paragraphs beside it: what the letter asks further down is asked of
+		// the agent. Only requests that an agent must not follow on an
+		// outsider's word count at that distance (sending mail or secrets out,
+		// hiding, other payment details, overrides, forged markup), not any
+		// imperative, since people greet agents with ordinary requests too.
+		if talks == nil {
+			if sal := r.salutation(paras, sets); sal >= 0 {
+				var later sigSet
+				for _, x := range sets[sal+1:] {
+					later |= x
+				}
+				if later&farActions != 0 {
+					w := later&farActions | 1<<sigAddress
+					if score := scoreSet(w, internal); score > best.score {
+						best.score, best.sigs, best.shown = score, w, 0
 					}
 				}
 			}
-		} else {
-			unframed, talks = nil, nil
 		}
+		return r.finishSegment(s.zone, whole, internal, best)
 	}
-	best := scored{zone: s.zone}
-	for i := range sets {
-		w := sets[i]
-		lo, hi := max(0, i-1), min(len(sets)-1, i+1)
-		for j := lo; j <= hi; j++ {
-			w |= sets[j]
-		}
-		score, sigs, shown := scoreSet(w, internal), w, sigSet(0)
-		// The subject (or a segment's first paragraph) frames the whole
-		// mail: "Module 4: recognising attacks on AI assistants".
-		if talks != nil && (talks[lo] || talks[i] || talks[hi] || talks[0]) {
-			var u sigSet
-			ext := false
-			for j := lo; j <= hi; j++ {
-				u |= unframed[j]
-				// The bound needs the secret request or the markup and the
-				// outside address in one paragraph.
-				risky := sets[j].has(sigExfilSecret) || sets[j].has(sigMarkup) || sets[j].has(sigMarkupWk)
-				ext = ext || risky && r.disc.externalEmail(paras[j], sc.org)
-			}
-			var bounded bool
-			score, bounded = discussedScore(w, u, internal, ext, sc.flag)
-			sigs = u
-			if bounded {
-				shown = w
-			}
-		}
-		if score > best.score {
-			best.score, best.sigs, best.shown = score, sigs, shown
-		}
+	best := windows(sc.flag)
+	if sc.lowFlag > 0 {
+		return best, windows(sc.lowFlag)
 	}
-	// A salutation to the agent ("To the AP automation / AI assistant at
-	// Kestrel,") speaks to it for the whole letter, not only for the
-	// paragraphs beside it: what the letter asks further down is asked of
-	// the agent. Only requests that an agent must not follow on an
-	// outsider's word count at that distance (sending mail or secrets out,
-	// hiding, other payment details, overrides, forged markup), not any
-	// imperative, since people greet agents with ordinary requests too.
-	if talks == nil {
-		if sal := r.salutation(paras, sets); sal >= 0 {
-			var later sigSet
-			for _, x := range sets[sal+1:] {
-				later |= x
-			}
-			if later&farActions != 0 {
-				w := later&farActions | 1<<sigAddress
-				if score := scoreSet(w, internal); score > best.score {
-					best.score, best.sigs, best.shown = score, w, 0
-				}
-			}
-		}
-	}
+	return best, scored{}
+}
+
+// finishSegment applies what holds for a segment whatever the flag
+// threshold: hidden text that speaks to an agent, code blocks and decoded
+// payloads.
+func (r *injectionRules) finishSegment(z zone, whole sigSet, internal bool, best scored) scored {
 	// A decoded payload is as unreadable to a person as hidden text.
-	hiddenZone := s.zone == zoneHidden || s.zone == zoneComment || s.zone == zoneAttr || s.zone == zoneDecoded
+	hiddenZone := z == zoneHidden || z == zoneComment || z == zoneAttr || z == zoneDecoded
 	const actions = 1<<sigOverride | 1<<sigNewRule | 1<<sigExfilSecret | 1<<sigExfilData | 1<<sigConceal | 1<<sigMarkup | 1<<sigAgentAct | 1<<sigDecodeRun | 1<<sigAuthority
 	addressed := whole.has(sigAddress) || whole.has(sigAddressWk)
 	if hiddenZone && (whole&actions != 0 || whole.has(sigDirective) && addressed) {
@@ -768,7 +857,7 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 			best.score, best.sigs = sc, whole
 		}
 	}
-	switch s.zone {
+	switch z {
 	case zoneCode:
 		// Chat templates and tool schemas in code blocks are usually the
 		// subject of a developer discussion.

@@ -132,6 +132,17 @@ func WithInjectionThresholds(flag, block float64) Option {
 	return func(d *Detector) { d.injFlag, d.injBlock = flag, block }
 }
 
+// WithoutInjectionModel turns the learned prompt-injection model off: only
+// the rules decide (the training command measures them this way).
+func WithoutInjectionModel() Option {
+	return func(d *Detector) { d.model, d.modelOff = nil, true }
+}
+
+// withInjectionModel replaces the embedded model (tests, training).
+func withInjectionModel(m *injectionModel) Option {
+	return func(d *Detector) { d.model = m }
+}
+
 // Detector screens messages. It is safe for concurrent use; build one at
 // start-up (it compiles its patterns once) and share it.
 type Detector struct {
@@ -140,10 +151,16 @@ type Detector struct {
 	inj          *injectionRules
 	injFlag      float64
 	injBlock     float64
+	// model is the learned prompt-injection model (model.go), consulted
+	// when the rules do not flag a message; nil when turned off.
+	model    *injectionModel
+	modelOff bool
 }
 
-// NewDetector returns a Detector with the bundled brand list and the default
-// thresholds (see README).
+// NewDetector returns a Detector with the bundled brand list, the default
+// thresholds and the embedded learned model (see README). It panics if the
+// embedded model file does not match the code, as regexp.MustCompile does
+// for a broken pattern: that is a build error, caught by the tests.
 func NewDetector(opts ...Option) *Detector {
 	d := &Detector{
 		brands:   bundledBrands(),
@@ -154,6 +171,13 @@ func NewDetector(opts ...Option) *Detector {
 	for _, o := range opts {
 		o(d)
 	}
+	if d.model == nil && !d.modelOff {
+		model, err := embeddedModel()
+		if err != nil {
+			panic(fmt.Sprintf("screen: embedded %s: %v", ModelFile, err))
+		}
+		d.model = model
+	}
 	d.brandTargets = brandTargetsOf(d.brands)
 	return d
 }
@@ -162,14 +186,18 @@ func NewDetector(opts ...Option) *Detector {
 func (d *Detector) Screen(m Message, c Context) Result {
 	var findings []Finding
 	findings = append(findings, authFindings(m.Auth)...)
-	findings = append(findings, d.lookalikeFindings(m, c)...)
+	lookalike := false
+	for _, f := range d.lookalikeFindings(m, c) {
+		findings = append(findings, f)
+		lookalike = lookalike || f.Reason == ReasonLookalikeDomain
+	}
 	findings = append(findings, attachmentFindings(m.Attachments)...)
 	if f, ok := unlistedAttachmentsFinding(m.AttachmentsUnlisted); ok {
 		findings = append(findings, f)
 	}
 	links := extractHTML(m.HTML)
 	findings = append(findings, linkFindings(links.links)...)
-	if f, ok := d.injectionFinding(m, c, links); ok {
+	if f, ok := d.injectionFinding(m, c, links, lookalike); ok {
 		findings = append(findings, f)
 	}
 	return decide(findings)
@@ -212,10 +240,7 @@ func decide(findings []Finding) Result {
 // counts as an SPF failure: the domain owner marked the sender unauthorised.
 func authFindings(a AuthResults) []Finding {
 	var out []Finding
-	failed := func(v string) bool {
-		v = strings.ToLower(strings.TrimSpace(v))
-		return v == "fail" || v == "softfail" || v == "permerror"
-	}
+	failed := authFailed
 	if failed(a.SPF) {
 		out = append(out, Finding{Reason: ReasonSPFFail, Detail: "SPF result: " + strings.ToLower(a.SPF)})
 	}
@@ -226,4 +251,10 @@ func authFindings(a AuthResults) []Finding {
 		out = append(out, Finding{Reason: ReasonDMARCFail, Detail: "DMARC result: " + strings.ToLower(a.DMARC)})
 	}
 	return out
+}
+
+// authFailed reports an authentication result that counts as a failure.
+func authFailed(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return v == "fail" || v == "softfail" || v == "permerror"
 }
