@@ -41,3 +41,27 @@ func TestScreenEval(t *testing.T) {
 		t.Error("a missing directory must fail")
 	}
 }
+
+// TestScreenEvalRulesOnly: --rules-only screens without the learned model,
+// so on a set where the model finds injections the rules miss, its recall
+// is lower than the default's.
+func TestScreenEvalRulesOnly(t *testing.T) {
+	recall := func(extra ...string) float64 {
+		t.Helper()
+		root := newRoot()
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetArgs(append([]string{"screen", "eval", "../../internal/email/screen/testdata/holdout29", "--json"}, extra...))
+		if err := root.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		var scores map[string]map[string]float64
+		if err := json.Unmarshal(out.Bytes(), &scores); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, out.String())
+		}
+		return scores["prompt_injection"]["recall"]
+	}
+	if with, without := recall(), recall("--rules-only"); without >= with {
+		t.Errorf("recall with the model %.3f, rules only %.3f: want the rules alone lower", with, without)
+	}
+}
