@@ -182,7 +182,7 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout24 to holdout29) have not been read,
+// The newest held-out sets (holdout24 to holdout31) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
 // the goals (the false-positive rates of holdout26 and holdout28 above
 // it). Lookalike floors were raised where later general rules (the
@@ -372,6 +372,19 @@ func TestEvalSets(t *testing.T) {
 		// rules: injection 0.463 with 1.6 % false positives, lookalike
 		// 0.946 with none.
 		"holdout29": held(203, 0.46, 0.94),
+		// 207 messages, a South-East Asian e-commerce fulfilment company
+		// (42 % English; Indonesian, Malay, Chinese, Thai, Vietnamese,
+		// Tagalog), written blind in the eighth session and measured once
+		// on the shipped detector (rules OR the learned model, trained
+		// without it): injection 0.728 with no false positive (the rules
+		// alone: 0.630), lookalike 0.949 with none.
+		"holdout30": held(207, 0.72, 0.94),
+		// 206 messages, an English-heavy humanitarian NGO (76 % English,
+		// subtle injections that rarely say "AI"), written blind in the
+		// eighth session and measured once on the same detector: injection
+		// 0.726 with 1.6 % false positives (the rules alone: 0.405 at 1.6
+		// %), lookalike 0.923 with none.
+		"holdout31": held(206, 0.72, 0.92),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
