@@ -182,10 +182,10 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout24 to holdout31) have not been read,
+// The newest held-out sets (holdout24 to holdout33) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
-// the goals (the false-positive rates of holdout26 and holdout28 above
-// it). Lookalike floors were raised where later general rules (the
+// the goals (the false-positive rates of holdout26, holdout28 and
+// holdout33 above it). Lookalike floors were raised where later general rules (the
 // envelope domain under a failed DMARC, the regional brands) found more.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
@@ -385,6 +385,18 @@ func TestEvalSets(t *testing.T) {
 		// 0.726 with 1.6 % false positives (the rules alone: 0.405 at 1.6
 		// %), lookalike 0.923 with none.
 		"holdout31": held(206, 0.72, 0.92),
+		// 210 messages, a Japanese-English game studio (45 % English, 37 %
+		// Japanese), written blind in the eighth session and measured once
+		// on the detector with the model retrained on 36 sets (without this
+		// set and holdout33): injection 0.805 with 1.6 % false positives
+		// (rules alone 0.632; the 34-set model 0.805), lookalike 1.000.
+		"holdout32": held(210, 0.80, 1.0),
+		// 204 messages, a UK accountancy and payroll bureau (85 % British
+		// English, subtle), written blind in the eighth session and measured
+		// once on the same detector: injection 0.619 with 2.5 % false
+		// positives, over the goal (rules alone 0.345 at 1.7 %; the 34-set
+		// model 0.595 at 2.5 %), lookalike 0.943 with none.
+		"holdout33": heldOver(204, 0.61, 0.94, 0.025),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:

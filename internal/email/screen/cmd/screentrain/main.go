@@ -2,7 +2,7 @@
 // screening detector on every labelled set and writes the model file that
 // the package embeds. Run it from the repository root:
 //
-//	go run ./internal/email/screen/cmd/screentrain
+//	go run ./internal/email/screen/cmd/screentrain [-exclude holdout32,holdout33]
 //
 // It chooses lambda, gamma and the threshold by grouped inner
 // cross-validation (the README's "reading B"), takes a few minutes, and
@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentsvc/agentsvc/internal/email/screen"
@@ -23,11 +24,22 @@ func main() {
 	data := flag.String("data", filepath.Join("internal", "email", "screen", "testdata"), "directory of labelled sets (each with labels.jsonl, context.json, *.eml)")
 	out := flag.String("out", filepath.Join("internal", "email", "screen", screen.ModelFile), "model file to write")
 	sets := flag.String("sets", "", "comma-separated set names to train on (default: every labelled set under -data)")
+	exclude := flag.String("exclude", "", "comma-separated set names to leave out, e.g. blind sets kept for measuring the file")
 	workers := flag.Int("workers", 2, "messages parsed and screened in parallel")
 	flag.Parse()
 	var names []string
 	if *sets != "" {
 		names = strings.Split(*sets, ",")
+	}
+	if *exclude != "" {
+		if names == nil {
+			var err error
+			if names, err = labelledSets(*data); err != nil {
+				fmt.Fprintln(os.Stderr, "screentrain:", err)
+				os.Exit(1)
+			}
+		}
+		names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(strings.Split(*exclude, ","), n) })
 	}
 	file, err := screen.TrainModel(*data, screen.TrainOptions{Sets: names, Workers: *workers, Log: os.Stderr})
 	if err != nil {
@@ -39,4 +51,20 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "wrote %s (%d bytes)\n", *out, len(file))
+}
+
+// labelledSets lists the directories under dir that hold a labels.jsonl,
+// sorted by name.
+func labelledSets(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), "labels.jsonl")); e.IsDir() && err == nil {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
 }
