@@ -6,7 +6,9 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/email/content"
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
+	"github.com/agentsvc/agentsvc/internal/ids"
 	"github.com/agentsvc/agentsvc/internal/smtpserver"
+	"github.com/agentsvc/agentsvc/internal/store"
 )
 
 // StoreBatchWithPoison spools raws to rcpt through Deliver, prepares them,
@@ -50,4 +52,26 @@ func StoreBatchWithPoison(ctx context.Context, p *Pipeline, rcpt string, raws []
 func parsedOf(raw []byte) *content.Parsed {
 	p, _ := content.Parse(raw)
 	return p
+}
+
+// SpoolFor writes one spooled message per entry of orgs (its recipient
+// inboxes per organization) in a single transaction, as the writer does for
+// a group of sessions, and returns each session's answer.
+func SpoolFor(ctx context.Context, p *Pipeline, orgs []map[string]int64) ([]error, error) {
+	spool := make([]spoolReq, len(orgs))
+	for i, o := range orgs {
+		id := ids.New("inq")
+		spool[i] = spoolReq{row: queueRow{ID: id, BlobPath: mailbox.DBPrefix + "inbound/test/" + id + ".eml", Size: 10,
+			Recipients: "[]", QuotaCounted: true, orgs: o}, raw: []byte("Subject: x\r\n\r\nx\r\n"), done: make(chan error, 1)}
+	}
+	err := p.db.InTx(ctx, func(tx *store.Tx) error { return p.spoolAll(ctx, tx, spool) })
+	if err != nil {
+		return nil, err
+	}
+	answer(spool, nil)
+	out := make([]error, len(spool))
+	for i, r := range spool {
+		out[i] = <-r.done
+	}
+	return out, nil
 }

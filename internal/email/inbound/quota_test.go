@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentsvc/agentsvc/internal/apptest"
 	"github.com/agentsvc/agentsvc/internal/auth"
+	"github.com/agentsvc/agentsvc/internal/email/inbound"
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 )
 
@@ -108,4 +109,43 @@ func sendOn(c *smtp.Client, from, to, raw string) error {
 		_ = c.Reset()
 	}
 	return err
+}
+
+// TestSpoolGroupWithUnknownOrganization: in one spool transaction, a
+// message whose organization cannot be found (it cannot be counted) is
+// spooled without a count, and the messages beside it are spooled and
+// counted as usual: one message must not fail the whole group.
+func TestSpoolGroupWithUnknownOrganization(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		ctx := t.Context()
+		p := inbound.New(env.App.DB, env.App.Mailbox, inbound.Config{}, nil)
+		before, err := mailbox.GetUsage(ctx, env.App.DB, env.Creds.OrganizationID, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers, err := inbound.SpoolFor(ctx, p, []map[string]int64{
+			{env.Creds.OrganizationID: 1}, {"org_gone": 1}, {env.Creds.OrganizationID: 2}})
+		if err != nil {
+			t.Fatalf("the group failed: %v", err)
+		}
+		for i, a := range answers {
+			if a != nil {
+				t.Errorf("message %d: %v", i, a)
+			}
+		}
+		var queued int
+		if err := env.App.DB.QueryRowContext(ctx, `SELECT COUNT(*) FROM inbound_queue`).Scan(&queued); err != nil {
+			t.Fatal(err)
+		}
+		if queued != 3 {
+			t.Errorf("%d messages spooled, want 3", queued)
+		}
+		after, err := mailbox.GetUsage(ctx, env.App.DB, env.Creds.OrganizationID, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.InboundThisMonth != before.InboundThisMonth+3 {
+			t.Errorf("inbound this month %d, want %d", after.InboundThisMonth, before.InboundThisMonth+3)
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentsvc/agentsvc/internal/apierr"
 	"github.com/agentsvc/agentsvc/internal/email/mailbox"
 	"github.com/agentsvc/agentsvc/internal/smtpserver"
 	"github.com/agentsvc/agentsvc/internal/store"
@@ -208,6 +209,12 @@ func (p *Pipeline) spoolAll(ctx context.Context, tx *store.Tx, spool []spoolReq)
 		if err := mailbox.ReserveInbound(ctx, tx, c.org, c.n, r.row.Size, now); err != nil {
 			if qerr := overQuota(err); errors.Is(qerr, smtpserver.ErrOverQuota) {
 				r.refused = qerr
+				continue
+			}
+			if apierr.From(err).Code == apierr.CodeNotFound {
+				// The organization is gone: nothing to count, and the worker
+				// skips recipients that no longer exist. One such message
+				// must not fail the others of the transaction.
 				continue
 			}
 			return err
