@@ -490,8 +490,27 @@ var looseAddress = regexp.MustCompile(`[^\s<>,;:"()\[\]]+@[^\s<>,;:"()\[\]]+`)
 var angleAddress = regexp.MustCompile(`<([^<>]*@[^<>]*)>`)
 
 func (p *Parsed) addresses(v, name string) []Address {
+	out, err := readAddresses(v, 20)
+	if err != nil {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s header not a valid address list, read loosely: %v", name, err))
+	}
+	return out
+}
+
+// ReadAddressList reads an address header value the way Parse reads From,
+// To and the others, including its loose reading of a value that does not
+// parse (at most 1000 addresses then). Callers that need every address of
+// a header (all authors of a From, say) use it on each field.
+func ReadAddressList(v string) []Address {
+	out, _ := readAddresses(v, 1000)
+	return out
+}
+
+// readAddresses is ReadAddressList; err is the parse error of a value read
+// loosely, at most loose addresses then.
+func readAddresses(v string, loose int) ([]Address, error) {
 	if strings.TrimSpace(v) == "" {
-		return nil
+		return nil, nil
 	}
 	list, err := enmime.ParseAddressList(v)
 	if err != nil {
@@ -506,32 +525,31 @@ func (p *Parsed) addresses(v, name string) []Address {
 		}
 	}
 	if err != nil {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%s header not a valid address list, read loosely: %v", name, err))
 		// An address in angle brackets is the address (RFC 5322 section
 		// 3.4): "support@bank.example <x@evil.example>" is mail from
 		// x@evil.example, as mail programs and DMARC read it, not from the
 		// look-alike display name.
 		var out []Address
 		prev := 0
-		for _, m := range angleAddress.FindAllStringSubmatchIndex(v, 20) {
+		for _, m := range angleAddress.FindAllStringSubmatchIndex(v, loose) {
 			if a := looseAddress.FindString(v[m[2]:m[3]]); a != "" {
 				out = append(out, Address{Name: looseDisplayName(v[prev:m[0]]), Address: a})
 			}
 			prev = m[1]
 		}
 		if len(out) > 0 {
-			return out
+			return out, err
 		}
-		for _, a := range looseAddress.FindAllString(v, 20) {
+		for _, a := range looseAddress.FindAllString(v, loose) {
 			out = append(out, Address{Address: a})
 		}
-		return out
+		return out, err
 	}
 	out := make([]Address, 0, len(list))
 	for _, a := range list {
 		out = append(out, Address{Name: cleanHeaderText(a.Name), Address: strings.TrimSpace(a.Address)})
 	}
-	return out
+	return out, nil
 }
 
 // looseDisplayName reads the display name before an angle address in a

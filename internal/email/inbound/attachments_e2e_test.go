@@ -62,11 +62,7 @@ func TestExecutablesBehindNamesQuarantined(t *testing.T) {
 				a.Address, c.subject, c.ctype, c.filename, base64.StdEncoding.EncodeToString(c.data))
 			mustSend(t, env, "vendor@supplier.example", []string{a.Address}, raw)
 		}
-		by := map[string]map[string]any{}
-		for _, m := range waitStored(t, env, a, len(cases)) {
-			mm := m.(map[string]any)
-			by[mm["subject"].(string)] = mm
-		}
+		by := storedBySubject(t, env, a, len(cases))
 		for _, c := range cases {
 			m := by[c.subject]
 			if m == nil {

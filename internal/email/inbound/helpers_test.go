@@ -75,3 +75,15 @@ func waitStored(t *testing.T, env *apptest.Env, a apptest.Agent, n int) []any {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// storedBySubject waits until n messages are stored and returns their
+// summaries keyed by subject.
+func storedBySubject(t *testing.T, env *apptest.Env, a apptest.Agent, n int) map[string]map[string]any {
+	t.Helper()
+	by := map[string]map[string]any{}
+	for _, x := range waitStored(t, env, a, n) {
+		m := x.(map[string]any)
+		by[m["subject"].(string)] = m
+	}
+	return by
+}

@@ -45,15 +45,12 @@ import (
 	"log/slog"
 	"net"
 	"path"
-	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/jhillyerd/enmime/v2"
 
 	"github.com/agentsvc/agentsvc/internal/apierr"
 	"github.com/agentsvc/agentsvc/internal/email/content"
@@ -624,39 +621,12 @@ func fromAddresses(p *content.Parsed) []string {
 		out = append(out, p.From.Address)
 	}
 	for _, v := range p.Header.Values("From") {
-		list, err := enmime.ParseAddressList(v)
-		if err != nil {
-			list, err = enmime.ParseAddressList(content.WithoutComments(v))
-		}
-		if err == nil {
-			for _, a := range list {
-				out = append(out, a.Address)
-			}
-			continue
-		}
-		v = content.WithoutComments(v)
-		found := false
-		for _, m := range angleAddress.FindAllStringSubmatch(v, maxLooseFrom) {
-			if a := looseAddress.FindString(m[1]); a != "" {
-				out, found = append(out, a), true
-			}
-		}
-		if !found {
-			out = append(out, looseAddress.FindAllString(v, maxLooseFrom)...)
+		for _, a := range content.ReadAddressList(v) {
+			out = append(out, a.Address)
 		}
 	}
 	return out
 }
-
-// maxLooseFrom bounds the addresses read from one unparsable From field.
-const maxLooseFrom = 1000
-
-// looseAddress and angleAddress are content.Parse's readings of an address
-// header that does not parse: address-like words, and angle-addr parts.
-var (
-	looseAddress = regexp.MustCompile(`[^\s<>,;:"()\[\]]+@[^\s<>,;:"()\[\]]+`)
-	angleAddress = regexp.MustCompile(`<([^<>]*@[^<>]*)>`)
-)
 
 func toScreening(r screen.Result) mailbox.Screening {
 	s := mailbox.Screening{Verdict: string(r.Verdict), Reasons: make([]string, 0, len(r.Reasons))}

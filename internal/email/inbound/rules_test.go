@@ -120,12 +120,7 @@ func TestSenderRulesMatchEverySpelling(t *testing.T) {
 		for _, c := range sends {
 			mustSend(t, env, "bounce@sender.example", []string{a.Address}, mail(c.from, a.Address, c.subject, "Hello"))
 		}
-		msgs := waitStored(t, env, a, len(sends))
-		by := map[string]map[string]any{}
-		for _, m := range msgs {
-			mm := m.(map[string]any)
-			by[mm["subject"].(string)] = mm
-		}
+		by := storedBySubject(t, env, a, len(sends))
 		for _, c := range sends {
 			m := by[c.subject]
 			if m == nil {
@@ -170,11 +165,7 @@ func TestBlockRuleMatchesEveryFromAddress(t *testing.T) {
 		for _, c := range sends {
 			mustSend(t, env, "bounce@sender.example", []string{a.Address}, mail(c.from, a.Address, c.subject, "Hello", c.headers...))
 		}
-		by := map[string]map[string]any{}
-		for _, m := range waitStored(t, env, a, len(sends)) {
-			mm := m.(map[string]any)
-			by[mm["subject"].(string)] = mm
-		}
+		by := storedBySubject(t, env, a, len(sends))
 		for _, c := range sends {
 			m := by[c.subject]
 			if m == nil {

@@ -109,11 +109,7 @@ func TestTooManyPartsNotClean(t *testing.T) {
 			[]string{build("exefew", 5), build("exemany", 600)}); err != nil {
 			t.Fatal(err)
 		}
-		by := map[string]map[string]any{}
-		for _, x := range waitStored(t, env, a, 2) {
-			m := x.(map[string]any)
-			by[m["subject"].(string)] = m
-		}
+		by := storedBySubject(t, env, a, 2)
 		for subject, want := range map[string]string{
 			"exefew":  `attachment "invoice.pdf.exe" hides an executable behind a double extension`,
 			"exemany": "more than 500 MIME parts; attachments not inspected",
