@@ -192,8 +192,9 @@ func overQuota(err error) error {
 func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []byte) error {
 	// orgs counts the recipient inboxes of each organization: the message
 	// is stored once per inbox, and each copy counts against the quota.
-	// The check here reads without a lock and turns most refusals away
-	// early; the count that holds is taken in the spool transaction.
+	// Both quotas (count and storage, with this message's size) are checked
+	// where the count is taken, in the spool transaction (spoolAll); RCPT
+	// already turned away most mail for an organization over quota.
 	orgs := map[string]int64{}
 	inboxes := map[string]bool{}
 	for _, rcpt := range env.Recipients {
@@ -202,9 +203,6 @@ func (p *Pipeline) Deliver(ctx context.Context, env smtpserver.Envelope, raw []b
 			return err
 		}
 		if ok {
-			if err := mailbox.CheckInboundQuota(ctx, p.db, r.OrgID, int64(len(raw)), p.now()); err != nil {
-				return overQuota(err)
-			}
 			if !inboxes[r.InboxID] {
 				inboxes[r.InboxID] = true
 				orgs[r.OrgID]++
