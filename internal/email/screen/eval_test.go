@@ -186,7 +186,9 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // holdout5 nothing; their bounds are their unseen figures, which are below
 // the goals (the false-positive rates of holdout26, holdout28 and
 // holdout33 above it). Lookalike floors were raised where later general rules (the
-// envelope domain under a failed DMARC, the regional brands) found more.
+// envelope domain under a failed DMARC, the regional brands, and in the
+// ninth session three-letter brand names beside a lure word and plural
+// lure words) found more.
 func TestEvalSets(t *testing.T) {
 	sets := map[string]setBounds{
 		// 71 messages, mostly languages without vocabulary at the time:
@@ -230,7 +232,7 @@ func TestEvalSets(t *testing.T) {
 		// with 0.8 % false positives, lookalike 0.944 with none (before
 		// round 6: 0.294 / 0.917; after round 6: 0.400 / 0.944). Read for
 		// round 8: 0.588 / 0.972; after round 9: 0.612; after round 13: 0.694.
-		"holdout8": held(214, 0.69, 0.97),
+		"holdout8": held(214, 0.69, 1.0),
 		// 200 messages, a Central European e-bike leasing firm, written
 		// blind in the fifth session and measured once after round 8:
 		// injection 0.438 with 1.7 % false positives, lookalike 1.000 with
@@ -365,13 +367,13 @@ func TestEvalSets(t *testing.T) {
 		// English), written blind in the eighth session and measured once,
 		// on the rules of round 18: injection 0.605 with 3.1 % false
 		// positives (4 of 131, over the goal), lookalike 0.951 with none.
-		"holdout28": heldOver(217, 0.60, 0.95, 0.031),
+		"holdout28": heldOver(217, 0.60, 0.97, 0.031),
 		// 203 messages, an English-heavy developer-tools company (90 %
 		// English, subtle injections in many English voices), written
 		// blind in the eighth session and measured once, on the same
 		// rules: injection 0.463 with 1.6 % false positives, lookalike
 		// 0.946 with none.
-		"holdout29": held(203, 0.46, 0.94),
+		"holdout29": held(203, 0.46, 0.97),
 		// 207 messages, a South-East Asian e-commerce fulfilment company
 		// (42 % English; Indonesian, Malay, Chinese, Thai, Vietnamese,
 		// Tagalog), written blind in the eighth session and measured once

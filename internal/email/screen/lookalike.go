@@ -333,7 +333,8 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 			weak = &lookalikeHit{detail: fmt.Sprintf("changes the hyphens of %s (%s)", t.domain, t.kind)}
 		case len(tl) >= 5 && (sd.suffix == t.suffix || genericSuffixes[sd.suffix]) && nearMiss(sd.skel, t.skel):
 			weak = &lookalikeHit{detail: fmt.Sprintf("is one or two letters away from %s (%s)", t.domain, t.kind)}
-		case (len(tl) >= 4 || t.plainName && len(tl) >= 3) && !plainGovWord(sd, t) && embedsTarget(sd.label, sd.suffix, t):
+		case (len(tl) >= 4 || t.plainName && len(tl) >= 3) && !plainGovWord(sd, t) && embedsTarget(sd.label, sd.suffix, t),
+			shortBrandWithLure(sd, t):
 			weak = &lookalikeHit{detail: fmt.Sprintf("wraps %s in extra words (%s)", t.domain, t.kind), words: true}
 		case sharesLeadWithLure(sd.label, t):
 			weak = &lookalikeHit{detail: fmt.Sprintf("pairs the name of %s with a lure word (%s)", t.domain, t.kind), words: true}
@@ -807,6 +808,23 @@ func dottedAsHyphens(sd senderDomain, t target) bool {
 	return sd.label == h || strings.HasPrefix(sd.label, h+"-")
 }
 
+// shortBrandWithLure reports a three-letter name a brand sends from (aws
+// for Amazon, ups, dpd) standing as a whole hyphen token beside a lure
+// word: aws-billing-notice.com, ups-deliveryservice.com. Three letters are
+// too short for the other word rules, since every acronym is somebody's
+// name, but the name and a word about accounts, billing or delivery
+// together are how phishing kits name hosts. Own and correspondent
+// domains are left out: an organization's short name is often a
+// customer's or partner's too.
+func shortBrandWithLure(sd senderDomain, t target) bool {
+	if !strings.HasPrefix(t.kind, "brand") || utf8.RuneCountInString(t.label) != 3 || plainGovWord(sd, t) {
+		return false
+	}
+	tokens := strings.Split(sd.label, "-")
+	return len(tokens) > 1 && slices.Contains(tokens, t.label) &&
+		slices.ContainsFunc(tokens, func(tok string) bool { return tok != t.label && isLure(tok) })
+}
+
 // gluedHomoglyph reports a look-alike spelling of the name glued to other
 // characters without a hyphen (micros0ft365.com, paypa1online.com): the
 // label as written does not contain the name, its skeleton starts or ends
@@ -915,6 +933,11 @@ func subLabelNames(sd senderDomain, t target) bool {
 // "securelogin"), which is how a hyphen-free phishing name reads.
 func isLure(tok string) bool {
 	if lureWords[tok] {
+		return true
+	}
+	// Plurals of the lure words ("entregas", "notices", "payments") read
+	// the same way; most are not listed separately.
+	if s, ok := strings.CutSuffix(tok, "s"); ok && len(s) >= 3 && lureWords[s] {
 		return true
 	}
 	for i := 2; i <= len(tok)-2; i++ {

@@ -38,6 +38,13 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@amazon.de", false, false},
 		{"a@id.atlassian.com", false, false}, // brand list knows atlassian.com
 		{"a@usps.com", false, false},         // a different real company
+		// Three-letter brand names need a lure word beside them; plurals of
+		// lure words count.
+		{"a@aws-billing-notice.com", true, false},
+		{"a@ups-deliveryservice.com", true, false},
+		{"a@dhl-entregas.com.br", true, false},
+		{"a@aws-summit.com", false, false},
+		{"a@abc-billing.com", false, false}, // no brand named abc
 		{"a@gitlab.com", false, false},
 		{"a@paypay.ne.jp", false, false},
 		{"a@linearb.io", false, false},
