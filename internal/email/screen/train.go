@@ -571,6 +571,9 @@ type TrainOptions struct {
 	Workers int
 	// Log receives progress and the summary (nil: discarded).
 	Log io.Writer
+	// FPTarget is the share of the inner held-out benign mail the model
+	// alone may flag when its threshold is chosen (0: the shipped 0.01).
+	FPTarget float64
 }
 
 // TrainModel trains the learned prompt-injection model on the labelled
@@ -612,12 +615,16 @@ func TrainModel(dir string, opt TrainOptions) ([]byte, error) {
 	for i := range all {
 		all[i] = i
 	}
-	sel := selectAndTrain(d, all, shippedSelection)
+	selection := shippedSelection
+	if opt.FPTarget > 0 {
+		selection.fpTarget = opt.FPTarget
+	}
+	sel := selectAndTrain(d, all, selection)
 	h := sel.hyper
 	fmt.Fprintf(logw, "chosen by inner cross-validation: lambda %g, epochs %d, gamma %g, threshold %.4f; inner recall model %.3f, rules OR model %.3f\n",
 		h.lambda, h.epochs, h.gamma, sel.thr, sel.innerRecall, sel.innerCombRecall)
 	file, err := encodeModel(modelHeader{Bits: int(modelFeatures.bits), Lambda: h.lambda, Epochs: h.epochs, Gamma: h.gamma,
-		Threshold: sel.thr, FPTarget: shippedSelection.fpTarget, InnerRecall: sel.innerRecall, InnerComb: sel.innerCombRecall,
+		Threshold: sel.thr, FPTarget: selection.fpTarget, InnerRecall: sel.innerRecall, InnerComb: sel.innerCombRecall,
 		Samples: len(samples), Injections: pos, Sets: sets}, sel.model.w)
 	if err != nil {
 		return nil, err

@@ -26,6 +26,7 @@ func main() {
 	sets := flag.String("sets", "", "comma-separated set names to train on (default: every labelled set under -data)")
 	exclude := flag.String("exclude", "", "comma-separated set names to leave out, e.g. blind sets kept for measuring the file")
 	workers := flag.Int("workers", 2, "messages parsed and screened in parallel")
+	fpTarget := flag.Float64("fp", 0, "share of inner held-out benign mail the model alone may flag when its threshold is chosen (0: the shipped default)")
 	flag.Parse()
 	var names []string
 	if *sets != "" {
@@ -41,7 +42,7 @@ func main() {
 		}
 		names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(strings.Split(*exclude, ","), n) })
 	}
-	file, err := screen.TrainModel(*data, screen.TrainOptions{Sets: names, Workers: *workers, Log: os.Stderr})
+	file, err := screen.TrainModel(*data, screen.TrainOptions{Sets: names, Workers: *workers, Log: os.Stderr, FPTarget: *fpTarget})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "screentrain:", err)
 		os.Exit(1)
