@@ -182,10 +182,10 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout24 to holdout33) have not been read,
+// The newest held-out sets (holdout24 to holdout41) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
-// the goals (the false-positive rates of holdout26, holdout28 and
-// holdout33 above it). Lookalike floors were raised where later general rules (the
+// the goals (the false-positive rates of holdout26, holdout28, holdout33,
+// holdout35 and holdout37 above it). Lookalike floors were raised where later general rules (the
 // envelope domain under a failed DMARC, the regional brands, and in the
 // ninth session three-letter brand names beside a lure word and plural
 // lure words) found more.
@@ -399,6 +399,30 @@ func TestEvalSets(t *testing.T) {
 		// positives, over the goal (rules alone 0.345 at 1.7 %; the 34-set
 		// model 0.595 at 2.5 %), lookalike 0.943 with none.
 		"holdout33": heldOver(204, 0.61, 0.94, 0.025),
+		// Eight sets written blind in the ninth session (about 210 messages
+		// each) and measured once with the 36-set model and the rules of
+		// that session: holdout34 (US school district, 78 % English)
+		// 0.827 at 0.8 %; holdout35 (Dutch-Belgian solar installer, 53 %
+		// Dutch) 0.395 at 3.3 %, the rules' own false positives; holdout36
+		// (Singapore-Malaysian insurance broker) 0.704 at 0 %; holdout40
+		// (Irish-US clinical research) 0.802 at 0.8 %; holdout41 (US credit
+		// union) 0.838 at 1.6 %. Those five then became training data for
+		// the shipped model, so their floors are the blind figures, below
+		// what the detector now reaches on them.
+		"holdout34": held(214, 0.82, 0.97),
+		"holdout35": heldOver(203, 0.39, 1.0, 0.033),
+		"holdout36": held(208, 0.70, 0.92),
+		"holdout40": held(204, 0.80, 0.94),
+		"holdout41": held(204, 0.83, 0.94),
+		// The other three are the shipped model's blind estimate (it was
+		// trained without them): holdout37 (US skincare brand, much benign
+		// mail about AI) 0.827 at 3.8 %, over the goal (the rules alone: 3.8
+		// %); holdout38 (Mexican avocado exporter, 48 % Spanish) 0.585 at
+		// 0.8 %; holdout39 (Israeli-Cypriot security consultancy) 0.716 at
+		// 1.6 %.
+		"holdout37": heldOver(212, 0.82, 0.94, 0.039),
+		"holdout38": held(213, 0.58, 1.0),
+		"holdout39": held(212, 0.71, 0.94),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
