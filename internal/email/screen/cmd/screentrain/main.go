@@ -5,7 +5,7 @@
 //	go run ./internal/email/screen/cmd/screentrain [-exclude holdout37,holdout38,holdout39] [-fp 0.01]
 //
 // It chooses lambda, gamma and the threshold by grouped inner
-// cross-validation (the README's "reading B"), takes a few minutes, and
+// cross-validation (the README's "reading B"), takes under a minute, and
 // writes the same bytes every time for the same data.
 package main
 
@@ -28,6 +28,10 @@ func main() {
 	workers := flag.Int("workers", 2, "messages parsed and screened in parallel")
 	fpTarget := flag.Float64("fp", 0, "share of inner held-out benign mail the model alone may flag when its threshold is chosen (0: the shipped default)")
 	flag.Parse()
+	if *fpTarget < 0 || *fpTarget >= 1 {
+		fmt.Fprintln(os.Stderr, "screentrain: -fp must be a share between 0 and 1, such as 0.01")
+		os.Exit(2)
+	}
 	var names []string
 	if *sets != "" {
 		names = strings.Split(*sets, ",")
