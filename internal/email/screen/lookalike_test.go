@@ -44,6 +44,12 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@ups-deliveryservice.com", true, false},
 		{"a@dhl-entregas.com.br", true, false},
 		{"a@aws-summit.com", false, false},
+		// Brands added in the tenth session: a regional bank beside a lure
+		// word, and the bank's own country sites.
+		{"a@cimb-secure-login.com", true, false},
+		{"a@cimb.com.my", false, false},
+		{"a@dbs.com.hk", false, false},
+		{"a@bdo.co.uk", false, false}, // BDO, the accountancy, on its own country site
 		{"a@abc-billing.com", false, false}, // no brand named abc
 		{"a@gitlab.com", false, false},
 		{"a@paypay.ne.jp", false, false},
