@@ -182,10 +182,11 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout24 to holdout41) have not been read,
+// The newest held-out sets (holdout24 to holdout49) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
 // the goals (the false-positive rates of holdout26, holdout28, holdout33,
-// holdout35 and holdout37 above it). Lookalike floors were raised where later general rules (the
+// holdout35, holdout37, holdout43, holdout44, holdout45, holdout47 and
+// holdout48 above it). Lookalike floors were raised where later general rules (the
 // envelope domain under a failed DMARC, the regional brands, and in the
 // ninth session three-letter brand names beside a lure word and plural
 // lure words) found more.
@@ -423,6 +424,27 @@ func TestEvalSets(t *testing.T) {
 		"holdout37": heldOver(212, 0.82, 0.94, 0.039),
 		"holdout38": held(213, 0.58, 1.0),
 		"holdout39": held(212, 0.71, 0.94),
+		// Eight sets written blind in the tenth session, in pairs by
+		// language, measured once on the ninth session's file:
+		// holdout42 (Spanish tile maker) 0.524 at 0.8 %; holdout43 (Dutch
+		// barge operator) 0.525 at 2.5 %; holdout44 (French-language
+		// publisher) 0.398 at 2.4 %; holdout45 (US veterinary group, much
+		// mail about AI) 0.825 at 3.3 %. Those four are training data of
+		// the file shipped then; their floors are the blind figures.
+		"holdout42": held(207, 0.52, 0.94),
+		"holdout43": heldOver(200, 0.52, 0.97, 0.025),
+		"holdout44": heldOver(206, 0.39, 1.0, 0.025),
+		"holdout45": heldOver(203, 0.82, 0.94, 0.033),
+		// The other four are the shipped file's blind estimate (trained
+		// on 50 sets without them): holdout46 (Argentine-Uruguayan wine
+		// exporter) 0.679 at 0 %; holdout47 (Dutch social housing) 0.671
+		// at 2.3 %; holdout48 (Belgian-Swiss dairy cooperative, French)
+		// 0.707 at 4.1 %, the rules' own false positives; holdout49 (UK
+		// architects, much mail about AI) 0.877 at 1.6 %.
+		"holdout46": held(212, 0.67, 0.89),
+		"holdout47": heldOver(209, 0.67, 0.92, 0.024),
+		"holdout48": heldOver(203, 0.70, 0.94, 0.042),
+		"holdout49": held(209, 0.87, 0.94),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:

@@ -2,7 +2,7 @@
 // screening detector on every labelled set and writes the model file that
 // the package embeds. Run it from the repository root:
 //
-//	go run ./internal/email/screen/cmd/screentrain [-exclude holdout37,holdout38,holdout39] [-fp 0.01]
+//	go run ./internal/email/screen/cmd/screentrain [-exclude holdout46,holdout47,holdout48,holdout49] [-fp 0.01]
 //
 // It chooses lambda, gamma and the threshold by grouped inner
 // cross-validation (the README's "reading B"), takes under a minute, and
