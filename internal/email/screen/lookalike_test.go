@@ -49,7 +49,7 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@cimb-secure-login.com", true, false},
 		{"a@cimb.com.my", false, false},
 		{"a@dbs.com.hk", false, false},
-		{"a@bdo.co.uk", false, false}, // BDO, the accountancy, on its own country site
+		{"a@bdo.co.uk", false, false},       // BDO, the accountancy, on its own country site
 		{"a@abc-billing.com", false, false}, // no brand named abc
 		{"a@gitlab.com", false, false},
 		{"a@paypay.ne.jp", false, false},
