@@ -182,11 +182,11 @@ func bounds(minFiles int, injection, lookalike float64) setBounds {
 // written by someone who never saw the rules, measured once at a freeze
 // (its unseen figure, in the README), and then read for general gaps, which
 // makes it development data: its floors are what was reached afterwards.
-// The newest held-out sets (holdout24 to holdout49) have not been read,
+// The newest held-out sets (holdout24 to holdout55) have not been read,
 // holdout5 nothing; their bounds are their unseen figures, which are below
 // the goals (the false-positive rates of holdout26, holdout28, holdout33,
-// holdout35, holdout37, holdout43, holdout44, holdout45, holdout47 and
-// holdout48 above it). Lookalike floors were raised where later general rules (the
+// holdout35, holdout37, holdout43, holdout44, holdout45, holdout47,
+// holdout48, holdout51 and holdout55 above it). Lookalike floors were raised where later general rules (the
 // envelope domain under a failed DMARC, the regional brands, and in the
 // ninth session three-letter brand names beside a lure word and plural
 // lure words) found more.
@@ -445,6 +445,19 @@ func TestEvalSets(t *testing.T) {
 		"holdout47": heldOver(209, 0.67, 0.92, 0.024),
 		"holdout48": heldOver(203, 0.70, 0.94, 0.042),
 		"holdout49": held(209, 0.87, 0.94),
+		// Six more in a second round, also blind figures of the shipped
+		// file: holdout50 (Flemish home care) 0.667 at 0 %; holdout51
+		// (Colombian-Peruvian coffee trader) 0.591 at 3.1 %, the rules'
+		// own false positives; holdout52 (French clinics) 0.469 at 1.0 %;
+		// holdout53 (Dutch flower exporter) 0.469 at 1.0 %; holdout54
+		// (Spanish-Chilean renewables) 0.500 at 0 %; holdout55 (Québec
+		// engineering) 0.514 at 2.8 %.
+		"holdout50": held(165, 0.66, 0.96),
+		"holdout51": heldOver(163, 0.59, 0.96, 0.031),
+		"holdout52": held(161, 0.46, 0.96),
+		"holdout53": held(163, 0.46, 0.96),
+		"holdout54": held(168, 0.50, 1.0),
+		"holdout55": heldOver(178, 0.51, 0.85, 0.028),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:

@@ -2,8 +2,10 @@
 // screening detector on every labelled set and writes the model file that
 // the package embeds. Run it from the repository root:
 //
-//	go run ./internal/email/screen/cmd/screentrain [-exclude holdout46,holdout47,holdout48,holdout49] [-fp 0.01]
+//	go run ./internal/email/screen/cmd/screentrain [-exclude SET,SET,...] [-fp 0.01]
 //
+// The screen README gives the exact -exclude list (the blind sets) that
+// reproduces the shipped file.
 // It chooses lambda, gamma and the threshold by grouped inner
 // cross-validation (the README's "reading B"), takes under a minute, and
 // writes the same bytes every time for the same data.
