@@ -498,6 +498,22 @@ const (
 	zoneCode
 )
 
+// softwareHeaders are the X- headers in which mail software names itself
+// (X-Mailer: Microsoft Outlook 16.0 for Windows and Mac users).
+var softwareHeaders = map[string]bool{"x-mailer": true, "x-mimeole": true, "x-newsreader": true, "x-mailman-version": true}
+
+// versionToken is a version number such as 16.0 or 2.3731.700.6.
+var versionToken = regexp.MustCompile(`\b\d+\.\d+`)
+
+// softwareIdentification reports a header value that only names the mail
+// software that wrote it: a software header, a few words, a version
+// number. Such prose is in most real mail and is no hidden text; an
+// instruction written into X-Mailer has no version number and is still
+// read.
+func softwareIdentification(name, value string) bool {
+	return softwareHeaders[strings.ToLower(name)] && len(strings.Fields(value)) <= 12 && versionToken.MatchString(value)
+}
+
 var zoneName = map[zone]string{
 	zoneBody: "body", zoneHidden: "hidden HTML text", zoneComment: "HTML comment",
 	zoneAttr: "image alt/title text", zoneAttachment: "attachment", zoneDecoded: "encoded payload",
@@ -1140,7 +1156,7 @@ func collectSegments(m Message, hv htmlView) []segment {
 			continue
 		}
 		for _, v := range m.Headers[k] {
-			if strings.Count(v, " ") >= 4 {
+			if strings.Count(v, " ") >= 4 && !softwareIdentification(k, v) {
 				segs = append(segs, segment{zoneHidden, v})
 			}
 		}

@@ -205,6 +205,15 @@ var lureWords = map[string]bool{
 	"bezorging": true, "pakket": true, "rekening": true, "beveiliging": true, "betaling": true,
 	"factuur": true, "verificatie": true, "inloggen": true, "klantenservice": true, "hulp": true,
 	"terugbetaling": true,
+	// Turkish and Polish, and the words kits put before or after a bank's
+	// name to make a business or personal portal of it ("kbc-business",
+	// "mijn-ing-zakelijk", "my-dhl"): "business", "my" in six languages.
+	"guvenlik": true, "hesap": true, "destek": true, "odeme": true, "giris": true, "dogrulama": true,
+	"musteri": true, "kargo": true, "teslimat": true,
+	"faktura": true, "przesylka": true, "platnosc": true, "logowanie": true, "bezpieczenstwo": true,
+	"business": true, "zakelijk": true, "entreprise": true, "entreprises": true, "empresas": true,
+	"negocios": true, "firmenkunden": true, "geschaeftskunden": true, "digital": true,
+	"my": true, "mijn": true, "mon": true, "mein": true, "meu": true, "mio": true,
 }
 
 // gluedLures are the lure words that still mark phishing when glued to a

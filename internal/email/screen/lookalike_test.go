@@ -51,6 +51,18 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@dbs.com.hk", false, false},
 		{"a@bdo.co.uk", false, false},       // BDO, the accountancy, on its own country site
 		{"a@abc-billing.com", false, false}, // no brand named abc
+		// Eleventh session: regional banks and telcos, "business" and "my"
+		// as lure words, Turkish and Polish lure words.
+		{"a@kbc-business.com", true, false},
+		{"a@mijn-kpn-zakelijk.nl", true, false},
+		{"a@ubs-digital-login.ch", true, false},
+		{"a@outlook-guvenlik.com", true, false},
+		{"a@cic-securite.fr", true, false},
+		{"a@kbc.be", false, false},
+		{"a@desjardins.com", false, false},
+		{"a@correo.es", false, false},       // the Spanish word for mail, not Correos
+		{"a@correos.es", false, false},      // Correos on its own country site
+		{"a@itsm-notify.net", false, false}, // no brand itsm
 		{"a@gitlab.com", false, false},
 		{"a@paypay.ne.jp", false, false},
 		{"a@linearb.io", false, false},

@@ -472,22 +472,25 @@ func (fx *featureHasher) message(in *modelInputs, emit func(k uint32, v float32)
 // modelHeader is the first line of the model file (JSON); the float16
 // weights follow it.
 type modelHeader struct {
-	Format      string   `json:"format"`
-	Version     int      `json:"version"`
-	Features    string   `json:"features"`
-	Bits        int      `json:"bits"`
-	Weights     string   `json:"weights"` // "float16le"
-	WeightsCRC  uint32   `json:"weights_crc32"`
-	Lambda      float64  `json:"lambda"`
-	Epochs      int      `json:"epochs"`
-	Gamma       float64  `json:"gamma"`
-	Threshold   float64  `json:"threshold"`
-	FPTarget    float64  `json:"inner_fp_target"`
-	InnerRecall float64  `json:"inner_recall_model"`
-	InnerComb   float64  `json:"inner_recall_rules_or_model"`
-	Samples     int      `json:"samples"`
-	Injections  int      `json:"injections"`
-	Sets        []string `json:"sets"`
+	Format     string  `json:"format"`
+	Version    int     `json:"version"`
+	Features   string  `json:"features"`
+	Bits       int     `json:"bits"`
+	Weights    string  `json:"weights"` // "float16le"
+	WeightsCRC uint32  `json:"weights_crc32"`
+	Lambda     float64 `json:"lambda"`
+	Epochs     int     `json:"epochs"`
+	Gamma      float64 `json:"gamma"`
+	Threshold  float64 `json:"threshold"`
+	FPTarget   float64 `json:"inner_fp_target"`
+	// InnerRepeats is how many inner cross-validations were pooled to
+	// choose the threshold (absent: one).
+	InnerRepeats int      `json:"inner_repeats,omitempty"`
+	InnerRecall  float64  `json:"inner_recall_model"`
+	InnerComb    float64  `json:"inner_recall_rules_or_model"`
+	Samples      int      `json:"samples"`
+	Injections   int      `json:"injections"`
+	Sets         []string `json:"sets"`
 }
 
 // injectionModel is a loaded model: weights and decision rule.

@@ -311,10 +311,22 @@ type selection struct {
 	fpTarget float64 // on the benign mail of the inner held-out sets
 	rule     thresholdRule
 	seed     uint64
+	// repeats is how many inner cross-validations run, each with its own
+	// assignment of sets to groups (0 or 1: the name-order round-robin
+	// only); the out-of-fold scores of all of them are pooled.
+	repeats int
+	folds   int // inner groups (0: 5)
 }
 
-// shippedSelection is reading B, as measured on the blind sets.
-var shippedSelection = selection{fpTarget: 0.01, rule: thrModelAlone, seed: 1}
+// shippedSelection is reading B, as measured on the blind sets, with the
+// eleventh session's steadier threshold: the out-of-fold scores of five
+// inner cross-validations (different groupings of the sets) pooled, and
+// the model alone allowed 1.5 % of their benign mail. Tried on the blind
+// sets of the tenth session (README, "Which file ships (eleventh
+// session)"): a single grouping moved the threshold by up to 0.3 from one
+// training set to the next, and 1 % left unused the false-positive room
+// that unseen mail showed.
+var shippedSelection = selection{fpTarget: 0.015, rule: thrModelAlone, seed: 1, repeats: 5}
 
 // trainingData is the featurised corpus.
 type trainingData struct {
@@ -463,7 +475,8 @@ type selected struct {
 
 // selectAndTrain chooses the hyperparameters and the threshold on the
 // training sets only (grouped inner cross-validation by set: the sets
-// round-robin in name order into 5 groups), then trains on all of them.
+// round-robin into 5 groups, in name order and, with repeats, over seeded
+// shuffles of the names), then trains on all of them.
 func selectAndTrain(d *trainingData, train []int, sel selection) selected {
 	samples := d.samples
 	setsSeen := map[string]bool{}
@@ -475,29 +488,53 @@ func selectAndTrain(d *trainingData, train []int, sel selection) selected {
 		}
 	}
 	slices.Sort(names)
-	const K = 5
-	group := map[string]int{}
-	for i, n := range names {
-		group[n] = i % K
+	K := sel.folds
+	if K <= 0 {
+		K = 5
+	}
+	R := max(1, sel.repeats)
+	// groups[r][set] is the inner group of set in repetition r: the first
+	// is the round-robin in name order, the others the same over a
+	// seeded shuffle of the names.
+	groups := make([]map[string]int, R)
+	for r := range groups {
+		order := slices.Clone(names)
+		if r > 0 {
+			rng := rand.New(rand.NewPCG(uint64(r), 0x5eed))
+			rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+		}
+		groups[r] = map[string]int{}
+		for i, n := range order {
+			groups[r][n] = i % K
+		}
+	}
+	// pooled indexes repeat the training indexes once per repetition, so
+	// the scores of every repetition count alike.
+	var pooled []int
+	for range R {
+		pooled = append(pooled, train...)
 	}
 	best := selected{hyper: losoGrid[0], innerRecall: -1, innerCombRecall: -1}
 	var bestG float64
 	for _, h := range losoGrid {
-		oof := make([]float64, len(train))
-		for k := 0; k < K; k++ {
-			var tr []int
-			for _, i := range train {
-				if group[samples[i].Set] != k {
-					tr = append(tr, i)
+		oof := make([]float64, len(pooled))
+		for r, group := range groups {
+			for k := 0; k < K; k++ {
+				var tr []int
+				for _, i := range train {
+					if group[samples[i].Set] != k {
+						tr = append(tr, i)
+					}
 				}
-			}
-			m := d.train(tr, h, sel.seed)
-			for j, i := range train {
-				if group[samples[i].Set] == k {
-					oof[j] = d.score(m, i)
+				m := d.train(tr, h, sel.seed)
+				for j, i := range train {
+					if group[samples[i].Set] == k {
+						oof[r*len(train)+j] = d.score(m, i)
+					}
 				}
 			}
 		}
+		train := pooled
 		for _, g := range losoGammas {
 			var benign []float64
 			for j, i := range train {
@@ -553,6 +590,15 @@ func selectAndTrain(d *trainingData, train []int, sel selection) selected {
 	return best
 }
 
+// repeatsField is the header's inner_repeats: absent for one, so that a
+// file trained the older way keeps its bytes.
+func repeatsField(r int) int {
+	if r <= 1 {
+		return 0
+	}
+	return r
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -572,8 +618,11 @@ type TrainOptions struct {
 	// Log receives progress and the summary (nil: discarded).
 	Log io.Writer
 	// FPTarget is the share of the inner held-out benign mail the model
-	// alone may flag when its threshold is chosen (0: the shipped 0.01).
+	// alone may flag when its threshold is chosen (0: the shipped 0.015).
 	FPTarget float64
+	// Repeats is how many inner cross-validations, each grouping the sets
+	// differently, are pooled to choose the threshold (0: the shipped 5).
+	Repeats int
 }
 
 // TrainModel trains the learned prompt-injection model on the labelled
@@ -619,12 +668,15 @@ func TrainModel(dir string, opt TrainOptions) ([]byte, error) {
 	if opt.FPTarget > 0 {
 		selection.fpTarget = opt.FPTarget
 	}
+	if opt.Repeats > 0 {
+		selection.repeats = opt.Repeats
+	}
 	sel := selectAndTrain(d, all, selection)
 	h := sel.hyper
 	fmt.Fprintf(logw, "chosen by inner cross-validation: lambda %g, epochs %d, gamma %g, threshold %.4f; inner recall model %.3f, rules OR model %.3f\n",
 		h.lambda, h.epochs, h.gamma, sel.thr, sel.innerRecall, sel.innerCombRecall)
 	file, err := encodeModel(modelHeader{Bits: int(modelFeatures.bits), Lambda: h.lambda, Epochs: h.epochs, Gamma: h.gamma,
-		Threshold: sel.thr, FPTarget: selection.fpTarget, InnerRecall: sel.innerRecall, InnerComb: sel.innerCombRecall,
+		Threshold: sel.thr, FPTarget: selection.fpTarget, InnerRepeats: repeatsField(selection.repeats), InnerRecall: sel.innerRecall, InnerComb: sel.innerCombRecall,
 		Samples: len(samples), Injections: pos, Sets: sets}, sel.model.w)
 	if err != nil {
 		return nil, err

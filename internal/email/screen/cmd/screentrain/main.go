@@ -2,7 +2,7 @@
 // screening detector on every labelled set and writes the model file that
 // the package embeds. Run it from the repository root:
 //
-//	go run ./internal/email/screen/cmd/screentrain [-exclude SET,SET,...] [-fp 0.01]
+//	go run ./internal/email/screen/cmd/screentrain [-exclude SET,SET,...] [-fp 0.015] [-repeats 5]
 //
 // The screen README gives the exact -exclude list (the blind sets) that
 // reproduces the shipped file.
@@ -29,9 +29,14 @@ func main() {
 	exclude := flag.String("exclude", "", "comma-separated set names to leave out, e.g. blind sets kept for measuring the file")
 	workers := flag.Int("workers", 2, "messages parsed and screened in parallel")
 	fpTarget := flag.Float64("fp", 0, "share of inner held-out benign mail the model alone may flag when its threshold is chosen (0: the shipped default)")
+	repeats := flag.Int("repeats", 0, "inner cross-validations, each grouping the sets differently, pooled to choose the threshold (0: the shipped default)")
 	flag.Parse()
 	if *fpTarget < 0 || *fpTarget >= 1 {
-		fmt.Fprintln(os.Stderr, "screentrain: -fp must be a share between 0 and 1, such as 0.01")
+		fmt.Fprintln(os.Stderr, "screentrain: -fp must be a share between 0 and 1, such as 0.015")
+		os.Exit(2)
+	}
+	if *repeats < 0 || *repeats > 50 {
+		fmt.Fprintln(os.Stderr, "screentrain: -repeats must be between 1 and 50 (0: the shipped default)")
 		os.Exit(2)
 	}
 	var names []string
@@ -48,7 +53,7 @@ func main() {
 		}
 		names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(strings.Split(*exclude, ","), n) })
 	}
-	file, err := screen.TrainModel(*data, screen.TrainOptions{Sets: names, Workers: *workers, Log: os.Stderr, FPTarget: *fpTarget})
+	file, err := screen.TrainModel(*data, screen.TrainOptions{Sets: names, Workers: *workers, Log: os.Stderr, FPTarget: *fpTarget, Repeats: *repeats})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "screentrain:", err)
 		os.Exit(1)
