@@ -165,6 +165,13 @@ func held(minFiles int, injection, lookalike float64) setBounds {
 	return b
 }
 
+// lookalikeOver raises b's lookalike false-positive ceiling to the rate a
+// set showed unseen, so that it may not get worse.
+func lookalikeOver(b setBounds, lookalikeFPR float64) setBounds {
+	b.ceiling[ReasonLookalikeDomain] = lookalikeFPR
+	return b
+}
+
 // heldOver is held for a set whose unseen injection false-positive rate
 // was over the goal: that rate is its ceiling, so it may not get worse.
 func heldOver(minFiles int, injection, lookalike, injectionFPR float64) setBounds {
@@ -336,9 +343,9 @@ func TestEvalSets(t *testing.T) {
 		// 17: injection 0.588 with 1.7 % false positives, lookalike 0.917
 		// with none (before round 6: 0.450; after rounds 12 to 16: 0.550 to
 		// 0.575).
-		// Read for round 18: 0.600. Training data of F, the eleventh
-		// session's candidate, whose lower threshold flags one benign
-		// message of it more (3 of 120).
+		// Read for round 18: 0.600. Training data of the file shipped
+		// in the eleventh session (F), whose lower threshold flags one
+		// benign message of it more (3 of 120).
 		"holdout23": heldOver(201, 0.60, 0.94, 0.026),
 		// 202 messages, a US medical-billing company (87 % English), written
 		// blind in the sixth session and measured once after round 18:
@@ -460,6 +467,31 @@ func TestEvalSets(t *testing.T) {
 		"holdout53": held(163, 0.46, 0.96),
 		"holdout54": held(168, 0.50, 1.0),
 		"holdout55": heldOver(178, 0.51, 0.85, 0.028),
+		// The eleventh session: the shipped model F was trained on the sets
+		// up to holdout55 and never saw these sixteen, written after its
+		// freeze (56-63) and after it was chosen (64-71); the bounds are
+		// its blind figures (README, "Which file ships (eleventh
+		// session)"): injection 0.837 at 2.4 % over all sixteen, lookalike
+		// 0.973 at 0.18 %. holdout70's two lookalike false positives (1.4 %)
+		// are mail.com, read as one letter from gmail.com, and the Tyrolean
+		// government's tirol.gv.at, read as a TLD swap of the tourism
+		// board's tirol.at.
+		"holdout56": heldOver(165, 0.78, 0.89, 0.050),
+		"holdout57": held(160, 0.85, 1.00),
+		"holdout58": held(174, 0.76, 0.96),
+		"holdout59": held(160, 0.81, 0.96),
+		"holdout60": heldOver(166, 0.95, 1.00, 0.041),
+		"holdout61": heldOver(160, 0.85, 1.00, 0.031),
+		"holdout62": heldOver(171, 0.91, 0.96, 0.030),
+		"holdout63": held(159, 0.82, 1.00),
+		"holdout64": held(166, 0.65, 0.93),
+		"holdout65": held(169, 0.65, 1.00),
+		"holdout66": heldOver(161, 0.87, 1.00, 0.021),
+		"holdout67": heldOver(162, 0.96, 0.96, 0.052),
+		"holdout68": heldOver(168, 0.97, 1.00, 0.021),
+		"holdout69": held(170, 0.73, 1.00),
+		"holdout70": lookalikeOver(held(170, 0.84, 0.96), 0.014),
+		"holdout71": heldOver(168, 0.92, 0.92, 0.039),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
