@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strconv"
+	"strings"
 )
 
 // Scanner is what *sql.Row and *sql.Rows share, so one scan function reads
@@ -43,4 +45,23 @@ func Strings(ctx context.Context, q interface {
 		err := r.Scan(&s)
 		return s, err
 	})
+}
+
+// InList returns the placeholders ("$1, $2, …") and arguments of an IN list
+// of ids (at least one), padded by repeating the last id to 1, 4, 16 or 64
+// entries (and on by fours): SQLite's statement cache then holds a few
+// shapes of a statement rather than one per list length. Repeated ids do
+// not change what IN matches.
+func InList(ids []string) (string, []any) {
+	size := 1
+	for size < len(ids) {
+		size *= 4
+	}
+	args := make([]any, size)
+	ph := make([]string, size)
+	for i := range size {
+		args[i] = ids[min(i, len(ids)-1)]
+		ph[i] = "$" + strconv.Itoa(i+1)
+	}
+	return strings.Join(ph, ", "), args
 }

@@ -46,7 +46,6 @@ import (
 	"net"
 	"path"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -530,26 +529,20 @@ func (p *Pipeline) storeAll(ctx context.Context, tx *store.Tx, batch []prepared)
 	if err := mb.Flush(ctx, tx); err != nil {
 		return err
 	}
-	return dequeue(ctx, tx, ids)
+	if err := dequeue(ctx, tx, ids); err != nil {
+		return err
+	}
+	// What the rows reserved of the storage quota at spool time is now in
+	// stored_bytes (Flush added it), or was for a recipient that is gone.
+	return mailbox.SettleReservations(ctx, tx, ids)
 }
 
 // dequeue deletes the queue rows ids (distinct) in one statement, or fails
 // with errAlreadyDone when one of them is gone: another worker or node
-// stored that message. The id list is padded (repeating the last id) to
-// 1, 4, 16 or 64 entries, so that SQLite's statement cache holds four
-// shapes of the statement rather than one per batch size.
+// stored that message.
 func dequeue(ctx context.Context, tx *store.Tx, ids []string) error {
-	size := 1
-	for size < len(ids) {
-		size *= 4
-	}
-	args := make([]any, size)
-	ph := make([]string, size)
-	for i := range size {
-		args[i] = ids[min(i, len(ids)-1)]
-		ph[i] = "$" + strconv.Itoa(i+1)
-	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM inbound_queue WHERE id IN (`+strings.Join(ph, ", ")+`)`, args...)
+	in, args := store.InList(ids)
+	res, err := tx.ExecContext(ctx, `DELETE FROM inbound_queue WHERE id IN (`+in+`)`, args...)
 	if err != nil {
 		return fmt.Errorf("dequeue: %w", err)
 	}

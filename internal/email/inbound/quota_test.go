@@ -86,6 +86,80 @@ func TestInboundQuotaUnderBurst(t *testing.T) {
 	})
 }
 
+// TestStorageQuotaUnderBurst: with room in the mailbox storage for about
+// twenty messages and eight senders delivering at once, the stored mail
+// ends within the limit, each refused message got 452, and nothing stays
+// reserved once all is stored. (Only stored bytes used to be checked, so
+// the messages between their 250 and their storage went past the check: a
+// burst at the limit overshot it.)
+func TestStorageQuotaUnderBurst(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a := env.NewAgent("storage", auth.EmailRead)
+		mustSend(t, env, "first@burst.example", []string{a.Address}, mail("first@burst.example", a.Address, "first", "hello"))
+		waitStored(t, env, a, 1)
+		u, err := mailbox.GetUsage(t.Context(), env.App.DB, env.Creds.OrganizationID, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		one := u.StoredBytes // the first message's size; the burst's are within a few bytes of it
+		if _, err := env.App.DB.ExecContext(t.Context(), `UPDATE mail_usage SET stored_bytes = $2 WHERE org_id = $1`,
+			env.Creds.OrganizationID, u.MaxMailboxBytes-20*one); err != nil {
+			t.Fatal(err)
+		}
+
+		const senders, each = 8, 8
+		var mu sync.Mutex
+		accepted := 0
+		var wg sync.WaitGroup
+		for s := range senders {
+			wg.Go(func() {
+				c, err := smtp.Dial(env.SMTPAddr())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer c.Close()
+				for i := range each {
+					from := fmt.Sprintf("s%d@burst.example", s)
+					err := sendOn(c, from, a.Address, mail(from, a.Address, fmt.Sprintf("burst %d/%d", s, i), "hello"))
+					mu.Lock()
+					switch {
+					case err == nil:
+						accepted++
+					case smtpCode(err) == 452:
+					default:
+						t.Errorf("sender %d message %d: %v", s, i, err)
+					}
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		if accepted < 15 || accepted > 21 {
+			t.Errorf("%d accepted, want about 20 (the room left)", accepted)
+		}
+		waitStored(t, env, a, 1+accepted)
+		time.Sleep(200 * time.Millisecond) // nothing more arrives
+		u, err = mailbox.GetUsage(t.Context(), env.App.DB, env.Creds.OrganizationID, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.StoredBytes > u.MaxMailboxBytes {
+			t.Errorf("stored %d bytes, over the limit %d", u.StoredBytes, u.MaxMailboxBytes)
+		}
+		if u.SpooledBytes != 0 {
+			t.Errorf("%d bytes still reserved after every message was stored", u.SpooledBytes)
+		}
+		var left int
+		if err := env.App.DB.QueryRowContext(t.Context(), `SELECT COUNT(*) FROM inbound_reservations`).Scan(&left); err != nil {
+			t.Fatal(err)
+		}
+		if left != 0 {
+			t.Errorf("%d reservations left", left)
+		}
+	})
+}
+
 // sendOn delivers one message on an open session; after a refusal the
 // session is reset for the next message.
 func sendOn(c *smtp.Client, from, to, raw string) error {

@@ -206,7 +206,7 @@ func (p *Pipeline) spoolAll(ctx context.Context, tx *store.Tx, spool []spoolReq)
 		if r.refused != nil {
 			continue
 		}
-		if err := mailbox.ReserveInbound(ctx, tx, c.org, c.n, r.row.Size, now); err != nil {
+		if err := mailbox.ReserveInbound(ctx, tx, c.org, c.n, c.n*r.row.Size, now); err != nil {
 			if qerr := overQuota(err); errors.Is(qerr, smtpserver.ErrOverQuota) {
 				r.refused = qerr
 				continue
@@ -222,10 +222,16 @@ func (p *Pipeline) spoolAll(ctx context.Context, tx *store.Tx, spool []spoolReq)
 		granted = append(granted, c)
 	}
 	for _, c := range granted {
-		if spool[c.req].refused != nil {
-			if err := mailbox.ReleaseInbound(ctx, tx, c.org, c.n, now); err != nil {
+		r := &spool[c.req]
+		if r.refused != nil {
+			if err := mailbox.ReleaseInbound(ctx, tx, c.org, c.n, c.n*r.row.Size, now); err != nil {
 				return err
 			}
+			continue
+		}
+		// Each inbox of the organization stores its own copy's bytes.
+		if err := mailbox.RecordReservation(ctx, tx, r.row.ID, c.org, c.n*r.row.Size); err != nil {
+			return err
 		}
 	}
 	for _, r := range spool {

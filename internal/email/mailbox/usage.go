@@ -16,7 +16,9 @@ import (
 
 // Usage is an organization's mailbox usage against its plan.
 type Usage struct {
-	StoredBytes        int64 `json:"stored_bytes"`
+	StoredBytes int64 `json:"stored_bytes"`
+	// SpooledBytes is what accepted messages not yet stored will add.
+	SpooledBytes       int64 `json:"spooled_bytes"`
 	MaxMailboxBytes    int64 `json:"max_mailbox_bytes"`
 	InboundThisMonth   int64 `json:"inbound_this_month"`
 	MaxInboundPerMonth int64 `json:"max_inbound_per_month"`
@@ -72,7 +74,8 @@ func GetUsage(ctx context.Context, q store.Querier, orgID string, now time.Time)
 	plan := org.Plans[o.Plan]
 	u := Usage{MaxMailboxBytes: plan.MaxMailboxBytes, MaxInboundPerMonth: plan.MaxInboundPerMonth}
 	var m string
-	err = q.QueryRowContext(ctx, `SELECT stored_bytes, month, month_inbound FROM mail_usage WHERE org_id = $1`, orgID).Scan(&u.StoredBytes, &m, &u.InboundThisMonth)
+	err = q.QueryRowContext(ctx, `SELECT stored_bytes, spooled_bytes, month, month_inbound FROM mail_usage WHERE org_id = $1`, orgID).
+		Scan(&u.StoredBytes, &u.SpooledBytes, &m, &u.InboundThisMonth)
 	if errors.Is(err, sql.ErrNoRows) {
 		return u, nil
 	}
@@ -86,8 +89,8 @@ func GetUsage(ctx context.Context, q store.Querier, orgID string, now time.Time)
 }
 
 // CheckInboundQuota returns a 402 quota_exceeded error when the organization
-// may not receive a message of size bytes now: the month's inbound messages
-// or the mailbox storage are used up. The SMTP adapter turns it into 452.
+// may not receive size bytes of mail now: the month's inbound messages or
+// the mailbox storage (stored and spooled) are used up. The SMTP adapter turns it into 452.
 func CheckInboundQuota(ctx context.Context, q store.Querier, orgID string, size int64, now time.Time) error {
 	u, err := GetUsage(ctx, q, orgID, now)
 	if err != nil {
@@ -97,7 +100,7 @@ func CheckInboundQuota(ctx context.Context, q store.Querier, orgID string, size 
 		return apierr.QuotaExceeded("inbound_messages", "%d inbound messages this month", u.MaxInboundPerMonth).
 			WithHint("the count resets at the start of the next month (UTC), or move to the paid plan")
 	}
-	if u.MaxMailboxBytes > 0 && u.StoredBytes+size > u.MaxMailboxBytes {
+	if u.MaxMailboxBytes > 0 && u.StoredBytes+u.SpooledBytes+size > u.MaxMailboxBytes {
 		return apierr.QuotaExceeded("mailbox_storage", "%d bytes of mail stored", u.MaxMailboxBytes).
 			WithHint("delete threads from trash or spam, or move to the paid plan")
 	}
@@ -109,19 +112,21 @@ func (s *Service) Usage(ctx context.Context, orgID string) (Usage, error) {
 	return GetUsage(ctx, s.db, orgID, s.now())
 }
 
-// ReserveInbound counts n inbound messages of size bytes each for the
+// ReserveInbound counts n inbound messages, bytes in all, for the
 // organization in the caller's transaction, or refuses them with the same
 // 402 quota_exceeded error as CheckInboundQuota when they would take the
-// month's count past the plan's limit, or the stored mail past the storage
-// limit. It is the check that holds: CheckInboundQuota reads without a lock
-// and lets concurrent messages all pass at the limit, while this one
-// updates the counters' row only while the limit allows, so on PostgreSQL
-// concurrent transactions queue on that row and each sees the count the
-// one before it left. The inbound pipeline calls it when it spools a
-// message, so a message stored later (NewMessage.InboundCounted) is not
-// counted again. Callers reserving for several organizations in one
-// transaction take them in the order of their ids, as Batch.Flush does.
-func ReserveInbound(ctx context.Context, tx *store.Tx, orgID string, n, size int64, now time.Time) error {
+// month's count past the plan's limit, or the stored and spooled mail past
+// the storage limit. It is the check that holds: CheckInboundQuota reads
+// without a lock and lets concurrent messages all pass at the limit, while
+// this one updates the counters' row only while the limit allows, so on
+// PostgreSQL concurrent transactions queue on that row and each sees the
+// counts the one before it left. The inbound pipeline calls it when it
+// spools a message, so a message stored later (NewMessage.InboundCounted)
+// is not counted again; the bytes wait in spooled_bytes until the message
+// is stored (RecordReservation, SettleReservations). Callers reserving for
+// several organizations in one transaction take them in the order of their
+// ids, as the pipeline's spool does.
+func ReserveInbound(ctx context.Context, tx *store.Tx, orgID string, n, bytes int64, now time.Time) error {
 	o, err := org.GetOrganization(ctx, tx, orgID)
 	if err != nil {
 		return err
@@ -138,9 +143,10 @@ func ReserveInbound(ctx context.Context, tx *store.Tx, orgID string, n, size int
 	for attempt := 0; ; attempt++ {
 		res, err := tx.ExecContext(ctx, `UPDATE mail_usage SET
 				month_inbound = CASE WHEN month = $2 THEN month_inbound + $3 ELSE $3 END,
-				month = $2
-			WHERE org_id = $1 AND (month <> $2 OR month_inbound + $3 <= $4) AND stored_bytes + $5 <= $6`,
-			orgID, m, n, maxN, size, maxBytes)
+				month = $2,
+				spooled_bytes = spooled_bytes + $5
+			WHERE org_id = $1 AND (month <> $2 OR month_inbound + $3 <= $4) AND stored_bytes + spooled_bytes + $5 <= $6`,
+			orgID, m, n, maxN, bytes, maxBytes)
 		if err != nil {
 			return fmt.Errorf("mail usage: %w", err)
 		}
@@ -166,7 +172,7 @@ func ReserveInbound(ctx context.Context, tx *store.Tx, orgID string, n, size int
 		}
 	}
 	// Refused: say which limit, from the row as it stands.
-	if err := CheckInboundQuota(ctx, tx, orgID, size, now); err != nil {
+	if err := CheckInboundQuota(ctx, tx, orgID, bytes, now); err != nil {
 		return err
 	}
 	// Both limits have room for one more but not for n at once.
@@ -174,11 +180,45 @@ func ReserveInbound(ctx context.Context, tx *store.Tx, orgID string, n, size int
 		WithHint("the count resets at the start of the next month (UTC), or move to the paid plan")
 }
 
-// ReleaseInbound gives back n inbound messages that ReserveInbound counted
-// in the same transaction for a message that was then not accepted.
-func ReleaseInbound(ctx context.Context, tx *store.Tx, orgID string, n int64, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `UPDATE mail_usage SET month_inbound = CASE WHEN month_inbound > $3 THEN month_inbound - $3 ELSE 0 END
-		WHERE org_id = $1 AND month = $2`, orgID, month(now), n)
+// RecordReservation notes that queue row queueID holds bytes of the
+// organization's spooled_bytes (taken by ReserveInbound in the same
+// transaction), for SettleReservations to give back.
+func RecordReservation(ctx context.Context, tx *store.Tx, queueID, orgID string, bytes int64) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO inbound_reservations (queue_id, org_id, bytes) VALUES ($1, $2, $3)`, queueID, orgID, bytes); err != nil {
+		return fmt.Errorf("mail usage: %w", err)
+	}
+	return nil
+}
+
+// SettleReservations gives back the spooled bytes reserved for the queue
+// rows ids, which the caller's transaction has stored (their bytes now in
+// stored_bytes) or dropped. Rows spooled before reservations existed have
+// none. It takes the counters' rows last, after Batch.Flush, so it keeps
+// the lock order of addUsageN.
+func SettleReservations(ctx context.Context, tx *store.Tx, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	in, args := store.InList(ids)
+	if _, err := tx.ExecContext(ctx, `UPDATE mail_usage SET spooled_bytes = CASE WHEN mail_usage.spooled_bytes > r.total THEN mail_usage.spooled_bytes - r.total ELSE 0 END
+		FROM (SELECT org_id, SUM(bytes) AS total FROM inbound_reservations WHERE queue_id IN (`+in+`) GROUP BY org_id) AS r
+		WHERE mail_usage.org_id = r.org_id`, args...); err != nil {
+		return fmt.Errorf("mail usage: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM inbound_reservations WHERE queue_id IN (`+in+`)`, args...); err != nil {
+		return fmt.Errorf("mail usage: %w", err)
+	}
+	return nil
+}
+
+// ReleaseInbound gives back n inbound messages of bytes in all that
+// ReserveInbound counted in the same transaction for a message that was
+// then not accepted.
+func ReleaseInbound(ctx context.Context, tx *store.Tx, orgID string, n, bytes int64, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `UPDATE mail_usage SET
+			month_inbound = CASE WHEN month <> $2 THEN month_inbound WHEN month_inbound > $3 THEN month_inbound - $3 ELSE 0 END,
+			spooled_bytes = CASE WHEN spooled_bytes > $4 THEN spooled_bytes - $4 ELSE 0 END
+		WHERE org_id = $1`, orgID, month(now), n, bytes)
 	if err != nil {
 		return fmt.Errorf("mail usage: %w", err)
 	}
