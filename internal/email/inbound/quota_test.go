@@ -36,37 +36,7 @@ func TestInboundQuotaUnderBurst(t *testing.T) {
 		}
 
 		const senders, each = 8, 8
-		var mu sync.Mutex
-		accepted, refused := 0, 0
-		var wg sync.WaitGroup
-		for s := range senders {
-			wg.Go(func() {
-				// One session per sender, as a mail server delivering a
-				// queue would: the per-address connection limit stays out
-				// of the way.
-				c, err := smtp.Dial(env.SMTPAddr())
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				defer c.Close()
-				for i := range each {
-					from := fmt.Sprintf("s%d@burst.example", s)
-					err := sendOn(c, from, a.Address, mail(from, a.Address, fmt.Sprintf("burst %d/%d", s, i), "hello"))
-					mu.Lock()
-					switch {
-					case err == nil:
-						accepted++
-					case smtpCode(err) == 452:
-						refused++
-					default:
-						t.Errorf("sender %d message %d: %v", s, i, err)
-					}
-					mu.Unlock()
-				}
-			})
-		}
-		wg.Wait()
+		accepted, refused := burst(t, env, a.Address, senders, each)
 		if accepted != room || refused != senders*each-room {
 			t.Errorf("%d accepted and %d refused, want %d and %d", accepted, refused, room, senders*each-room)
 		}
@@ -107,34 +77,7 @@ func TestStorageQuotaUnderBurst(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		const senders, each = 8, 8
-		var mu sync.Mutex
-		accepted := 0
-		var wg sync.WaitGroup
-		for s := range senders {
-			wg.Go(func() {
-				c, err := smtp.Dial(env.SMTPAddr())
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				defer c.Close()
-				for i := range each {
-					from := fmt.Sprintf("s%d@burst.example", s)
-					err := sendOn(c, from, a.Address, mail(from, a.Address, fmt.Sprintf("burst %d/%d", s, i), "hello"))
-					mu.Lock()
-					switch {
-					case err == nil:
-						accepted++
-					case smtpCode(err) == 452:
-					default:
-						t.Errorf("sender %d message %d: %v", s, i, err)
-					}
-					mu.Unlock()
-				}
-			})
-		}
-		wg.Wait()
+		accepted, _ := burst(t, env, a.Address, 8, 8)
 		if accepted < 15 || accepted > 21 {
 			t.Errorf("%d accepted, want about 20 (the room left)", accepted)
 		}
@@ -158,6 +101,42 @@ func TestStorageQuotaUnderBurst(t *testing.T) {
 			t.Errorf("%d reservations left", left)
 		}
 	})
+}
+
+// burst has senders sessions deliver each messages apiece to address at
+// once and counts the 250s and the 452s; any other answer fails the test.
+func burst(t *testing.T, env *apptest.Env, address string, senders, each int) (accepted, refused int) {
+	t.Helper()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for s := range senders {
+		wg.Go(func() {
+			// One session per sender, as a mail server delivering a queue
+			// would: the per-address connection limit stays out of the way.
+			c, err := smtp.Dial(env.SMTPAddr())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer c.Close()
+			for i := range each {
+				from := fmt.Sprintf("s%d@burst.example", s)
+				err := sendOn(c, from, address, mail(from, address, fmt.Sprintf("burst %d/%d", s, i), "hello"))
+				mu.Lock()
+				switch {
+				case err == nil:
+					accepted++
+				case smtpCode(err) == 452:
+					refused++
+				default:
+					t.Errorf("sender %d message %d: %v", s, i, err)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return accepted, refused
 }
 
 // sendOn delivers one message on an open session; after a refusal the

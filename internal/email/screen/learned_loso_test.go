@@ -237,21 +237,10 @@ func TestLearnedLOSO(t *testing.T) {
 			for _, i := range test {
 				s := samples[i]
 				mod := d.score(m, i)+hp.gamma*s.In.partialEvidence() > thr
-				comb := mod || s.In.RuleFlag
 				if mod && !s.In.RuleFlag && os.Getenv("SCREEN_LOSO_LIST") != "" {
 					t.Logf("model adds %s/%s (injection %v)", s.Set, s.File, s.Inj)
 				}
-				if s.Inj {
-					r.pos++
-					r.ruleTP += b2i(s.In.RuleFlag)
-					r.modTP += b2i(mod)
-					r.combTP += b2i(comb)
-				} else {
-					r.neg++
-					r.ruleFP += b2i(s.In.RuleFlag)
-					r.modFP += b2i(mod)
-					r.combFP += b2i(comb)
-				}
+				r.add(s, mod)
 			}
 			results[hi] = r
 		}()
