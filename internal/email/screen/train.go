@@ -534,6 +534,8 @@ func selectAndTrain(d *trainingData, train []int, sel selection) selected {
 				}
 			}
 		}
+		// From here on the choice reads the pooled scores: train is the
+		// training indexes repeated once per repetition, in oof's order.
 		train := pooled
 		for _, g := range losoGammas {
 			var benign []float64

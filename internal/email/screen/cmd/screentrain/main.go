@@ -7,7 +7,7 @@
 // The screen README gives the exact -exclude list (the blind sets) that
 // reproduces the shipped file.
 // It chooses lambda, gamma and the threshold by grouped inner
-// cross-validation (the README's "reading B"), takes under a minute, and
+// cross-validation (the README's "reading B"), takes about a minute, and
 // writes the same bytes every time for the same data.
 package main
 
