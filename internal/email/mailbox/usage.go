@@ -90,7 +90,8 @@ func GetUsage(ctx context.Context, q store.Querier, orgID string, now time.Time)
 
 // CheckInboundQuota returns a 402 quota_exceeded error when the organization
 // may not receive size bytes of mail now: the month's inbound messages or
-// the mailbox storage (stored and spooled) are used up. The SMTP adapter turns it into 452.
+// the mailbox storage (stored and spooled) are used up. The SMTP adapter
+// turns it into 452.
 func CheckInboundQuota(ctx context.Context, q store.Querier, orgID string, size int64, now time.Time) error {
 	u, err := GetUsage(ctx, q, orgID, now)
 	if err != nil {
