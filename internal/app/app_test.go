@@ -21,13 +21,13 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 	cfg := app.Config{
 		HTTPAddr: "nope", SMTPAddr: ":25", AdminAddr: "", DataDir: "x", DatabaseURL: "mysql://x",
 		BaseURL: "ftp://x", LogFormat: "xml", LogLevel: "loud", DevPlan: "gold", MaxBodyBytes: 1, ShutdownTimeout: time.Second,
-		VaultReadAuditSync: -time.Millisecond,
+		VaultReadAuditSync: -time.Millisecond, Postmaster: "postmaster",
 	}
 	err := cfg.Validate()
 	if err == nil {
 		t.Fatal("no error")
 	}
-	for _, want := range []string{"http-addr", "database-url", "base-url", "mail-domain", "log-format", "log-level", "dev-plan", "max-body-bytes", "vault-read-audit-sync"} {
+	for _, want := range []string{"http-addr", "database-url", "base-url", "mail-domain", "log-format", "log-level", "dev-plan", "max-body-bytes", "vault-read-audit-sync", "postmaster"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not mention %s:\n%v", want, err)
 		}

@@ -4,6 +4,7 @@
 package app
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,17 +28,20 @@ import (
 // case with - as _) or from the config file (the flag name as key). Flags win
 // over the environment, which wins over the file.
 type Config struct {
-	Dev             bool
-	ConfigFile      string
-	DataDir         string
-	HTTPAddr        string
-	AdminAddr       string
-	SMTPAddr        string
-	DatabaseURL     string
-	BaseURL         string
-	IssuerURL       string
-	MailDomain      string
-	SMTPRelay       string
+	Dev         bool
+	ConfigFile  string
+	DataDir     string
+	HTTPAddr    string
+	AdminAddr   string
+	SMTPAddr    string
+	DatabaseURL string
+	BaseURL     string
+	IssuerURL   string
+	MailDomain  string
+	SMTPRelay   string
+	// Postmaster is the inbox address that receives mail to postmaster@
+	// every local domain (RFC 5321 §4.5.1); empty refuses it.
+	Postmaster      string
 	DevPlan         string
 	LogFormat       string
 	LogLevel        string
@@ -96,6 +100,7 @@ func BindFlags(fs *pflag.FlagSet, c *Config) {
 	fs.StringVar(&c.IssuerURL, "issuer-url", "", "OpenID Connect issuer (default: the base URL)")
 	fs.StringVar(&c.MailDomain, "mail-domain", "", "mail domain for new organizations (dev default agentsvc.localhost)")
 	fs.StringVar(&c.SMTPRelay, "smtp-relay", "", "smarthost for outbound mail, host:port")
+	fs.StringVar(&c.Postmaster, "postmaster", "", "inbox address that receives mail to postmaster@ every local domain (RFC 5321 4.5.1); empty refuses it")
 	fs.StringVar(&c.DevPlan, "dev-plan", org.PlanPaid, "plan of the dev organization: paid or sandbox")
 	fs.StringVar(&c.LogFormat, "log-format", "", "text or json (default text in dev, json otherwise)")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
@@ -251,6 +256,11 @@ func (c *Config) Validate() error {
 		bad("mail-domain: required outside dev mode")
 	} else if strings.ContainsAny(c.MailDomain, " @/") || !strings.Contains(c.MailDomain, ".") {
 		bad("mail-domain: %q is not a domain", c.MailDomain)
+	}
+	if c.Postmaster != "" {
+		if local, domain, ok := strings.Cut(c.Postmaster, "@"); !ok || local == "" || !strings.Contains(domain, ".") || strings.ContainsAny(c.Postmaster, " <>,;") {
+			bad("postmaster: %q is not an address such as ops@%s", c.Postmaster, cmp.Or(c.MailDomain, "agents.example.com"))
+		}
 	}
 	if c.SMTPRelay != "" {
 		if _, _, err := net.SplitHostPort(c.SMTPRelay); err != nil {

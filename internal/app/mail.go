@@ -59,7 +59,7 @@ func (a *App) newMail() error {
 		return fmt.Errorf("smtp tls: %w", err)
 	}
 	a.mail.smtp, err = smtpserver.New(smtpserver.Config{Addr: a.cfg.SMTPAddr, Hostname: hostname, TLS: tlsCfg,
-		MaxMessageBytes: a.cfg.SMTPMaxMessageBytes, Logger: a.log}, a.Delivery.Backend(a.Inbound))
+		MaxMessageBytes: a.cfg.SMTPMaxMessageBytes, Logger: a.log}, a.Delivery.Backend(inbound.Postmaster(a.Inbound, a.cfg.Postmaster)))
 	if err != nil {
 		return fmt.Errorf("smtp: %w", err)
 	}

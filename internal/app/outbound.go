@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/delivery"
+	"github.com/agentsvc/agentsvc/internal/email/inbound"
 	"github.com/agentsvc/agentsvc/internal/email/outbound"
 	"github.com/agentsvc/agentsvc/internal/email/senderauth"
 )
@@ -24,7 +25,7 @@ func (a *App) newOutbound(resolver senderauth.Resolver, hostname string) {
 		cfg.Backoff = func(n int) time.Duration { return min(backoff<<min(n, 12), time.Hour) }
 	}
 	a.Delivery = delivery.New(a.DB, a.Mailbox.Blobs(), cfg, a.log)
-	a.Delivery.SetLocal(a.Delivery.Backend(a.Inbound))
+	a.Delivery.SetLocal(a.Delivery.Backend(inbound.Postmaster(a.Inbound, a.cfg.Postmaster)))
 	a.Outbound.SetDelivery(a.Delivery)
 }
 
