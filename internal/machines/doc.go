@@ -77,6 +77,11 @@
 //     commit): running, with a new interval from now;
 //   - sandboxes without a live row (deleted, or never committed): deleted.
 //
+// While the server runs, the worker's heartbeat does the same for a running
+// machine whose sandbox died under it (reapDead): stopped from its last
+// snapshot or failed, stop_reason crashed, billing closed at the previous
+// heartbeat.
+//
 // # Fork
 //
 // POST /api/v1/machines with fork_from (or the create_machine tool) makes a

@@ -30,6 +30,10 @@ const (
 	StopByTTL       = "ttl"
 	StopByQuota     = "quota"
 	StopHostRestart = "host_restart"
+	// StopCrashed: the sandbox died while the server ran (the host's
+	// out-of-memory killer can take gVisor's own process when a machine
+	// fills its memory limit); found by the worker's heartbeat.
+	StopCrashed = "crashed"
 )
 
 // Size is a size class: the CPU and memory limits a machine runs with.
@@ -75,7 +79,7 @@ type Machine struct {
 	TTLSeconds         int64      `json:"ttl_seconds" doc:"Each running period ends automatically after this many seconds."`
 	AutoStopAt         *time.Time `json:"auto_stop_at,omitempty" doc:"When the running machine is stopped automatically; absent unless running."`
 	ChargedTimeSeconds int64      `json:"charged_time_seconds" doc:"Billable seconds so far: every running period, in whole seconds rounded up."`
-	StopReason         string     `json:"stop_reason,omitempty" doc:"Why the machine last stopped: user, ttl, quota or host_restart."`
+	StopReason         string     `json:"stop_reason,omitempty" doc:"Why the machine last stopped: user, ttl, quota, host_restart or crashed (its sandbox died while running)."`
 	ForkedFrom         string     `json:"forked_from,omitempty" doc:"The machine this one was forked from."`
 	CreatedAt          time.Time  `json:"created_at"`
 	UpdatedAt          time.Time  `json:"updated_at"`

@@ -2,9 +2,11 @@ package machines_test
 
 import (
 	"context"
+	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -80,6 +82,77 @@ func TestRestartReconciles(t *testing.T) {
 				t.Errorf("resume of a failed machine: %d %s", r.Status, r.Body)
 			}
 			for _, id := range []string{live.ID, snap.ID, lost.ID} {
+				a.del(id)
+			}
+		})
+	}
+}
+
+// TestDeadSandboxIsReaped kills the sandbox processes of two running
+// machines behind the server's back, as the host's out-of-memory killer
+// does when it takes gVisor's sentry: at the next heartbeat the one with a
+// snapshot is stopped from it (stop_reason crashed) and resumes, the one
+// without is failed, and the billing of both ends; a healthy machine is
+// left running.
+func TestDeadSandboxIsReaped(t *testing.T) {
+	needSandboxes(t)
+	for _, d := range storetest.Dialects() {
+		t.Run(d.String(), func(t *testing.T) {
+			cfg := apptest.Config(t, d)
+			env := apptest.StartConfig(t, cfg)
+			tok := env.NewAgent("reap", auth.ComputeRead, auth.ComputeRun, auth.ComputeAdmin).Token
+			a := client{t, env, tok}
+			healthy := a.create(map[string]any{"name": "healthy"})
+			snap := a.create(map[string]any{"name": "with snapshot"})
+			a.post(snap.ID, "stop", 200)
+			a.post(snap.ID, "resume", 200)
+			lost := a.create(map[string]any{"name": "without snapshot"})
+			for _, m := range []machine{snap, lost} {
+				sb := strings.ReplaceAll(m.ID, "_", "-")
+				out, err := exec.Command("runsc", "--root", filepath.Join(cfg.DataDir, "runsc"), "state", sb).Output()
+				if err != nil {
+					t.Fatalf("state of %s: %v", sb, err)
+				}
+				var st struct {
+					Pid int `json:"pid"`
+				}
+				if err := json.Unmarshal(out, &st); err != nil || st.Pid <= 1 {
+					t.Fatalf("state of %s: %v %s", sb, err, out)
+				}
+				if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
+					t.Fatalf("killing %s (pid %d): %v", sb, st.Pid, err)
+				}
+			}
+			if err := env.App.Machines.Kick(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(30 * time.Second)
+			for a.get(snap.ID).State == "running" || a.get(lost.ID).State == "running" {
+				if time.Now().After(deadline) {
+					t.Fatalf("still running 30 s after their sandboxes died: %+v %+v", a.get(snap.ID), a.get(lost.ID))
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			if m := a.get(snap.ID); m.State != "stopped" || m.StopReason != "crashed" {
+				t.Errorf("dead machine with a snapshot: %+v", m)
+			}
+			if m := a.get(lost.ID); m.State != "failed" || m.StopReason != "crashed" {
+				t.Errorf("dead machine without a snapshot: %+v", m)
+			}
+			for _, id := range []string{snap.ID, lost.ID} {
+				var open int
+				if err := env.App.DB.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM machine_billing WHERE machine_id = $1 AND ended_at IS NULL`, id).Scan(&open); err != nil || open != 0 {
+					t.Errorf("open billing intervals of %s: %d (%v), want 0", id, open, err)
+				}
+			}
+			if m := a.get(healthy.ID); m.State != "running" {
+				t.Errorf("healthy machine: %+v", m)
+			}
+			a.post(snap.ID, "resume", 200)
+			if out := a.sh(snap.ID, "echo ok"); !strings.Contains(out, "ok") {
+				t.Errorf("after resume: %q", out)
+			}
+			for _, id := range []string{healthy.ID, snap.ID, lost.ID} {
 				a.del(id)
 			}
 		})

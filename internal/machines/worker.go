@@ -124,12 +124,93 @@ func (s *Service) stopDue(ctx context.Context) (int, error) {
 }
 
 func (s *Service) heartbeat(ctx context.Context) {
+	// The dead first, so that their billing ends at the previous beat.
+	s.reapDead(ctx)
 	err := s.db.InTx(ctx, func(tx *store.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE machines SET alive_at = $1 WHERE state = 'running' AND host = $2`, store.Micros(s.now()), s.opts.Host)
 		return err
 	})
 	if err != nil && ctx.Err() == nil {
 		s.log.Warn("machine heartbeat failed", "err", err)
+	}
+}
+
+// reapDead finds this host's running machines whose sandbox died under
+// the server (the host's out-of-memory killer can take gVisor's sentry when
+// a machine fills its memory limit): as a restart would (Reconcile), their
+// billing ends at the last heartbeat and they become stopped from their
+// last snapshot, or failed without one, with stop_reason crashed. A machine
+// is claimed before it is judged, and judged again under the claim, so an
+// operation in progress (a resume whose sandbox is not up yet) is never
+// taken for a death.
+func (s *Service) reapDead(ctx context.Context) {
+	running, err := listMachines(ctx, s.db, `state = 'running' AND host = $1 ORDER BY id`, s.opts.Host)
+	if err != nil || len(running) == 0 {
+		return
+	}
+	dead := func() map[string]SandboxState {
+		sandboxes, err := s.rt.List(ctx)
+		if err != nil {
+			if !errors.Is(err, ErrUnavailable) && ctx.Err() == nil {
+				s.log.Warn("machine health check failed", "err", err)
+			}
+			return nil
+		}
+		alive := map[string]bool{}
+		out := map[string]SandboxState{}
+		for _, sb := range sandboxes {
+			alive[sb.ID] = sb.Status == StatusRunning
+			out[sb.ID] = sb
+		}
+		for _, m := range running {
+			if alive[m.sandboxID] {
+				delete(out, m.sandboxID)
+			} else if _, listed := out[m.sandboxID]; !listed {
+				out[m.sandboxID] = SandboxState{ID: m.sandboxID}
+			}
+		}
+		return out
+	}
+	suspects := dead()
+	for _, m := range running {
+		if _, ok := suspects[m.sandboxID]; !ok {
+			continue
+		}
+		if err := s.db.InTx(ctx, func(tx *store.Tx) error { return s.claim(ctx, tx, m, "reap", StateRunning) }); err != nil {
+			continue // an operation is in progress, or the state changed
+		}
+		sb, stillDead := dead()[m.sandboxID]
+		if !stillDead {
+			s.release(ctx, m.ID, "reap")
+			continue
+		}
+		lastSnap := m.lastSnapshot
+		if len(sb.Snapshots) > 0 {
+			lastSnap = sb.Snapshots[len(sb.Snapshots)-1]
+		}
+		s.log.Warn("machine's sandbox died while running", "machine", m.ID, "snapshot", lastSnap)
+		err := s.db.InTx(ctx, func(tx *store.Tx) error {
+			var aliveAt int64
+			if err := tx.QueryRowContext(ctx, `SELECT alive_at FROM machines WHERE id = $1`, m.ID).Scan(&aliveAt); err != nil {
+				return err
+			}
+			at := store.Time(max(aliveAt, m.runningSince))
+			if lastSnap != "" {
+				return s.setStopped(ctx, tx, m, lastSnap, StopCrashed, at)
+			}
+			if err := closeInterval(ctx, tx, m.ID, store.Micros(at)); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE machines SET state = 'failed', stop_reason = $1, auto_stop_at = 0, op = '', op_until = 0,
+				updated_at = $2 WHERE id = $3`, StopCrashed, store.Micros(s.now()), m.ID); err != nil {
+				return err
+			}
+			return tx.Notify(ctx, Topic, m.ID)
+		})
+		if err != nil {
+			s.log.Error("could not record a machine whose sandbox died", "machine", m.ID, "err", err)
+			s.release(ctx, m.ID, "reap")
+		}
 	}
 }
 
