@@ -28,20 +28,17 @@ import (
 // case with - as _) or from the config file (the flag name as key). Flags win
 // over the environment, which wins over the file.
 type Config struct {
-	Dev         bool
-	ConfigFile  string
-	DataDir     string
-	HTTPAddr    string
-	AdminAddr   string
-	SMTPAddr    string
-	DatabaseURL string
-	BaseURL     string
-	IssuerURL   string
-	MailDomain  string
-	SMTPRelay   string
-	// Postmaster is the inbox address that receives mail to postmaster@
-	// every local domain (RFC 5321 §4.5.1); empty refuses it.
-	Postmaster      string
+	Dev             bool
+	ConfigFile      string
+	DataDir         string
+	HTTPAddr        string
+	AdminAddr       string
+	SMTPAddr        string
+	DatabaseURL     string
+	BaseURL         string
+	IssuerURL       string
+	MailDomain      string
+	SMTPRelay       string
 	DevPlan         string
 	LogFormat       string
 	LogLevel        string
@@ -60,6 +57,9 @@ type Config struct {
 	DNSServer string
 	// SMTPMaxMessageBytes is the largest inbound message (SMTP SIZE).
 	SMTPMaxMessageBytes int64
+	// Postmaster is the inbox address that receives mail to postmaster@
+	// every local domain (RFC 5321 §4.5.1); empty refuses it.
+	Postmaster string
 
 	// Machines (see machines.go).
 	MachinesDomain      string
