@@ -156,17 +156,15 @@ func (s *Service) reapDead(ctx context.Context) {
 			}
 			return nil
 		}
-		alive := map[string]bool{}
-		out := map[string]SandboxState{}
+		listed := make(map[string]SandboxState, len(sandboxes))
 		for _, sb := range sandboxes {
-			alive[sb.ID] = sb.Status == StatusRunning
-			out[sb.ID] = sb
+			listed[sb.ID] = sb
 		}
+		out := map[string]SandboxState{}
 		for _, m := range running {
-			if alive[m.sandboxID] {
-				delete(out, m.sandboxID)
-			} else if _, listed := out[m.sandboxID]; !listed {
-				out[m.sandboxID] = SandboxState{ID: m.sandboxID}
+			if sb, ok := listed[m.sandboxID]; !ok || sb.Status != StatusRunning {
+				sb.ID = m.sandboxID
+				out[m.sandboxID] = sb
 			}
 		}
 		return out
