@@ -3,6 +3,7 @@ package machines
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"github.com/agentsvc/agentsvc/internal/machines/agent"
 	"path"
@@ -82,6 +83,12 @@ func (s *Service) Run(ctx context.Context, p *auth.Principal, id string, req Run
 	}
 	res, err := s.rt.Exec(ctx, m.sandboxID, ExecRequest{Command: req.Command, Timeout: req.Timeout, MaxOutputBytes: MaxOutputBytes})
 	if err != nil {
+		if errors.Is(err, ErrNotRunning) {
+			// The sandbox stopped under the command: a stop in progress, or
+			// a death that the heartbeat's check should record now rather
+			// than at the next beat (worker.go, reapDead).
+			_ = s.Kick(context.WithoutCancel(ctx))
+		}
 		return RunResult{}, s.mapRuntime(err)
 	}
 	out := RunResult{ExitCode: res.ExitCode, StdoutTruncated: res.StdoutTruncated, StderrTruncated: res.StderrTruncated,

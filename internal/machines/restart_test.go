@@ -88,7 +88,7 @@ func TestRestartReconciles(t *testing.T) {
 // does when it takes gVisor's sentry: at the next heartbeat the one with a
 // snapshot is stopped from it (stop_reason crashed) and resumes, the one
 // without is failed, and the billing of both ends; a healthy machine is
-// left running.
+// left running. A command running when its sandbox dies ends at once.
 func TestDeadSandboxIsReaped(t *testing.T) {
 	eachServerWithMachines(t, "reap", func(t *testing.T, cfg app.Config, env *apptest.Env, tok string) {
 		a := client{t, env, tok}
@@ -97,6 +97,13 @@ func TestDeadSandboxIsReaped(t *testing.T) {
 		a.post(snap.ID, "stop", 200)
 		a.post(snap.ID, "resume", 200)
 		lost := a.create(map[string]any{"name": "without snapshot"})
+		// A command is running on lost when its sandbox dies: it ends
+		// with 409 within seconds, not at its 60-second timeout.
+		ran := make(chan apptest.Response, 1)
+		go func() {
+			ran <- env.Do("POST", "/api/v1/machines/"+lost.ID+"/run", tok, map[string]any{"command": "sleep 60", "timeout_seconds": 60})
+		}()
+		time.Sleep(time.Second)
 		for _, m := range []machine{snap, lost} {
 			sb := strings.ReplaceAll(m.ID, "_", "-")
 			out, err := exec.Command("runsc", "--root", filepath.Join(cfg.DataDir, "runsc"), "state", sb).Output()
@@ -112,6 +119,14 @@ func TestDeadSandboxIsReaped(t *testing.T) {
 			if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
 				t.Fatalf("killing %s (pid %d): %v", sb, st.Pid, err)
 			}
+		}
+		select {
+		case r := <-ran:
+			if r.Status != 409 || !strings.Contains(string(r.Body), "invalid_state") {
+				t.Errorf("command whose sandbox died: %d %s", r.Status, r.Body)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("command still running 20 s after its sandbox died")
 		}
 		if err := env.App.Machines.Kick(context.Background()); err != nil {
 			t.Fatal(err)

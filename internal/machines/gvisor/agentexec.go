@@ -26,7 +26,14 @@ const (
 	agentDialWait = 3 * time.Second
 	// agentStartWait bounds how long Create waits for a new sandbox's agent.
 	agentStartWait = 10 * time.Second
+	// sandboxCheckEvery is how often the sandbox of a command still running
+	// is checked (the first check after one interval): commands that finish
+	// sooner cost no check.
+	sandboxCheckEvery = 2 * time.Second
 )
+
+// errSandboxGone ends a request whose sandbox died under it.
+var errSandboxGone = errors.New("the sandbox stopped while the command ran")
 
 func newToken() string {
 	b := make([]byte, 32)
@@ -153,8 +160,11 @@ func (r *Runtime) agentExec(ctx context.Context, m *meta, req machines.ExecReque
 	}
 	// The agent enforces the timeout; the host's deadline only matters
 	// when the sandbox stops answering.
-	hctx, cancel := context.WithTimeout(ctx, req.Timeout+killGrace+5*time.Second)
-	defer cancel()
+	tctx, cancelT := context.WithTimeout(ctx, req.Timeout+killGrace+5*time.Second)
+	defer cancelT()
+	hctx, cancel := context.WithCancelCause(tctx)
+	defer cancel(nil)
+	go r.watchSandbox(hctx, m.ID, cancel)
 	start := time.Now()
 	ar, err := c.Exec(hctx, agent.ExecRequest{
 		Command: req.Command, TimeoutMillis: req.Timeout.Milliseconds(), MaxOutput: req.MaxOutputBytes,
@@ -163,6 +173,8 @@ func (r *Runtime) agentExec(ctx context.Context, m *meta, req machines.ExecReque
 	res.Duration = time.Since(start)
 	switch {
 	case err == nil:
+	case errors.Is(context.Cause(hctx), errSandboxGone):
+		return res, true, fmt.Errorf("%w: %s: %w", machines.ErrNotRunning, m.ID, errSandboxGone)
 	case agent.IsUnreachable(err) && ctx.Err() == nil:
 		r.log.Warn("machines: sandbox agent unreachable; using the FIFO path", "sandbox", m.ID, "err", err)
 		return res, false, nil
@@ -178,6 +190,30 @@ func (r *Runtime) agentExec(ctx context.Context, m *meta, req machines.ExecReque
 	res.Stdout, res.StdoutTruncated = ar.Stdout, ar.StdoutTruncated
 	res.Stderr, res.StderrTruncated = ar.Stderr, ar.StderrTruncated
 	return res, true, nil
+}
+
+// watchSandbox ends ctx with errSandboxGone when sandbox id stops running
+// while a request waits on it. Without it, a sandbox killed underneath (the
+// host's OOM killer can take gVisor's sentry, google/gvisor#2535) never
+// answers, and the request would wait for its whole timeout.
+func (r *Runtime) watchSandbox(ctx context.Context, id string, cancel context.CancelCauseFunc) {
+	t := time.NewTicker(sandboxCheckEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		states, err := r.runscStates(ctx)
+		if err != nil || ctx.Err() != nil {
+			continue // runsc itself failing says nothing about the sandbox
+		}
+		if states[id] != "running" {
+			cancel(errSandboxGone)
+			return
+		}
+	}
 }
 
 // notRunningOr turns err into ErrNotRunning when the sandbox was stopped

@@ -3,6 +3,7 @@ package gvisor
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -605,4 +607,46 @@ for k in kids:
 func lastLine(b []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return lines[len(lines)-1]
+}
+
+// TestExecEndsWhenSandboxDies kills gVisor's sentry under a running command,
+// as the host's OOM killer can: the command's request ends within seconds
+// with ErrNotRunning instead of waiting for its 60-second timeout.
+func TestExecEndsWhenSandboxDies(t *testing.T) {
+	r, img := newRuntime(t)
+	id := createSandbox(t, r, img, machines.Limits{})
+	mustRun(t, r, id, "true")
+	type result struct {
+		res machines.ExecResult
+		err error
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		res, err := r.Exec(t.Context(), id, machines.ExecRequest{Command: "sleep 60", Timeout: 60 * time.Second})
+		done <- result{res, err}
+	}()
+	time.Sleep(500 * time.Millisecond)
+	out, err := exec.Command(r.opts.Runsc, "--root", r.root, "state", id).Output()
+	if err != nil {
+		t.Fatalf("runsc state: %v", err)
+	}
+	var st struct {
+		Pid int `json:"pid"`
+	}
+	if err := json.Unmarshal(out, &st); err != nil || st.Pid <= 1 {
+		t.Fatalf("runsc state: %v %s", err, out)
+	}
+	if err := syscall.Kill(st.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-done:
+		if !errors.Is(got.err, machines.ErrNotRunning) {
+			t.Fatalf("Exec after the sandbox died: %+v, %v; want ErrNotRunning", got.res, got.err)
+		}
+		t.Logf("Exec ended %v after it started: %v", time.Since(start).Round(time.Millisecond), got.err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("Exec still waiting 20 s after its sandbox died")
+	}
 }
