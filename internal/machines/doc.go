@@ -80,7 +80,9 @@
 // While the server runs, the worker's heartbeat does the same for a running
 // machine whose sandbox died under it (reapDead): stopped from its last
 // snapshot or failed, stop_reason crashed, billing closed at the previous
-// heartbeat.
+// heartbeat. A command running at that moment ends with ErrNotRunning
+// (the runtime watches the sandbox while a command runs), and Run wakes
+// the worker so the death is recorded at once.
 //
 // # Fork
 //
