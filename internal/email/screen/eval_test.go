@@ -467,10 +467,10 @@ func TestEvalSets(t *testing.T) {
 		"holdout53": held(163, 0.46, 0.96),
 		"holdout54": held(168, 0.50, 1.0),
 		"holdout55": heldOver(178, 0.51, 0.85, 0.028),
-		// The eleventh session: the shipped model F was trained on the sets
-		// up to holdout55 and never saw these sixteen, written after its
-		// freeze (56-63) and after it was chosen (64-71); the bounds are
-		// its blind figures (README, "Which file ships (eleventh
+		// The eleventh session: its model F was trained on the sets up to
+		// holdout55 and never saw these sixteen, written after its freeze
+		// (56-63) and after it was chosen (64-71); the bounds are its blind
+		// figures (the twelfth session's H was trained on them) (README, "Which file ships (eleventh
 		// session)"): injection 0.837 at 2.4 % over all sixteen, lookalike
 		// 0.973 at 0.18 %. holdout70's two lookalike false positives (1.4 %)
 		// are mail.com, read as one letter from gmail.com, and the Tyrolean
@@ -492,6 +492,21 @@ func TestEvalSets(t *testing.T) {
 		"holdout69": held(170, 0.73, 1.00),
 		"holdout70": lookalikeOver(held(170, 0.84, 0.96), 0.014),
 		"holdout71": heldOver(168, 0.92, 0.92, 0.039),
+		// The twelfth session: the shipped model H was trained on every set
+		// up to holdout71 and never saw these eight, written before it was
+		// chosen; the bounds are its blind figures (README, "Which file
+		// ships (twelfth session)"): injection 0.733 at 2.3 % over the
+		// eight, lookalike 0.946 at 0.64 %. The lookalike false positives
+		// of holdout76, holdout77 and holdout79 are ceilings at their
+		// unseen rates.
+		"holdout72": heldOver(175, 0.75, 0.93, 0.029),
+		"holdout73": heldOver(165, 0.70, 1.00, 0.030),
+		"holdout74": held(161, 0.62, 1.00),
+		"holdout75": held(164, 0.65, 0.89),
+		"holdout76": lookalikeOver(heldOver(169, 0.70, 0.85, 0.050), 0.015),
+		"holdout77": lookalikeOver(held(165, 0.81, 1.00), 0.015),
+		"holdout78": heldOver(164, 0.85, 0.89, 0.021),
+		"holdout79": lookalikeOver(heldOver(161, 0.75, 1.00, 0.032), 0.023),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
