@@ -214,6 +214,30 @@ var lureWords = map[string]bool{
 	"business": true, "zakelijk": true, "entreprise": true, "entreprises": true, "empresas": true,
 	"negocios": true, "firmenkunden": true, "geschaeftskunden": true, "digital": true,
 	"my": true, "mijn": true, "mon": true, "mein": true, "meu": true, "mio": true,
+	// Twelfth session: the same ideas in the Nordic languages, Finnish,
+	// Estonian, Hungarian, Romanian, Czech and Slovak (five letters or
+	// more, except "pank", Estonian for bank, which is the English lure
+	// word's twin): phishing kits for those countries' banks, posts and
+	// state portals use them (dhl-csomagkovetes.hu, lhv-pank.ee).
+	"betalning": true, "sakerhet": true, "leverans": true, "kundtjanst": true, "inloggning": true,
+	"verifiering": true, "aterbetalning": true, "forsandelse": true, "foretag": true,
+	"sikker": true, "sikkerhet": true, "sikkerhed": true, "fornyelse": true, "levering": true,
+	"pakke": true, "kundeservice": true, "innlogging": true, "bekreftelse": true, "bekraeftelse": true,
+	"refusjon": true, "refusion": true, "sporing": true, "bedrift": true, "erhverv": true,
+	"tunnistus": true, "tunnistautuminen": true, "maksu": true, "maksut": true, "lasku": true,
+	"laskut": true, "paketti": true, "toimitus": true, "seuranta": true, "turvallisuus": true,
+	"asiakaspalvelu": true, "kirjautuminen": true, "vahvistus": true, "palautus": true,
+	"yritys": true, "palvelu": true, "palvelut": true,
+	"pank": true, "makse": true, "turvalisus": true, "klienditeenindus": true, "kinnitus": true,
+	"sisselogimine": true,
+	"csomag":        true, "kovetes": true, "szallitas": true, "fizetes": true, "szamla": true,
+	"biztonsag": true, "ugyfelszolgalat": true, "belepes": true, "ellenorzes": true,
+	"visszaterites": true,
+	"livrare":       true, "colet": true, "securitate": true, "verificare": true, "asistenta": true,
+	"rambursare": true, "autentificare": true, "urmarire": true,
+	"zasilka": true, "zasielka": true, "platba": true, "bezpecnost": true, "overeni": true,
+	"overenie": true, "prihlaseni": true, "prihlasenie": true, "podpora": true, "doruceni": true,
+	"dorucenie": true, "sledovani": true, "sledovanie": true,
 }
 
 // gluedLures are the lure words that still mark phishing when glued to a
@@ -363,6 +387,9 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 			weak = &lookalikeHit{detail: fmt.Sprintf("puts the name of %s in a subdomain of an unrelated domain %s (%s)", t.domain, sd.reg, t.kind), words: true}
 		}
 	}
+	if weak == nil && govOutsideRegistry(sd) {
+		weak = &lookalikeHit{detail: fmt.Sprintf("puts \"gov\" in %s, a name outside every government registry", sd.reg), words: true}
+	}
 	if weak != nil {
 		return *weak, true
 	}
@@ -376,6 +403,33 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 		}
 	}
 	return lookalikeHit{}, false
+}
+
+// sameOrCheapSuffix reports a sender suffix on which a misspelling of t
+// reads as t: t's own, a cheap generic one, or, for a brand that runs
+// country sites (amazon.de), any country code (arnazon-seller.de).
+func sameOrCheapSuffix(sd senderDomain, t target) bool {
+	return sd.suffix == t.suffix || genericSuffixes[sd.suffix] || t.cc && countryCode(sd.suffix)
+}
+
+// govTokens are the words that name a government suffix.
+var govTokens = map[string]bool{"gov": true, "govt": true, "gouv": true, "gob": true}
+
+// govOutsideRegistry reports a "gov" token beside other words in a domain
+// outside every government registry (neak-gov.eu, ogyei-gov.hu for
+// ogyei.gov.hu, podatki-gov.pl): a state body's address is under its
+// country's government suffix, so the token imitates that suffix.
+func govOutsideRegistry(sd senderDomain) bool {
+	if sd.suffix == "gov" || sd.suffix == "mil" {
+		return false
+	}
+	for p := range govTokens {
+		if strings.HasPrefix(sd.suffix, p+".") {
+			return false
+		}
+	}
+	tokens := strings.Split(sd.label, "-")
+	return len(tokens) > 1 && slices.ContainsFunc(tokens, func(tok string) bool { return govTokens[tok] })
 }
 
 // dotDropped reports a label that is a known domain with its dot taken
@@ -528,6 +582,14 @@ func embedsTarget(label, suffix string, t target) bool {
 			if joined == tflat {
 				aligned = true
 			}
+		}
+	}
+	// The name with digits glued on, beside other words, reads as the name
+	// (microsoft365-alerts, paypal24-login); alone it may be the brand's
+	// own product domain (microsoft365.com).
+	for _, tok := range tokens {
+		if trimmed := strings.TrimRight(tok, "0123456789"); len(tokens) > 1 && trimmed != tok && trimmed == tflat {
+			aligned = true
 		}
 	}
 	// Without hyphens, only a lure word glued to either end counts
@@ -870,7 +932,7 @@ func tokenImitates(sd senderDomain, t target) bool {
 	if !strings.Contains(sd.label, "-") || strings.Contains(t.label, "-") {
 		return false
 	}
-	if sd.suffix != t.suffix && !genericSuffixes[sd.suffix] {
+	if !sameOrCheapSuffix(sd, t) {
 		return false
 	}
 	tokens := strings.Split(sd.label, "-")

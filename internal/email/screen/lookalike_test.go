@@ -59,6 +59,23 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@outlook-guvenlik.com", true, false},
 		{"a@cic-securite.fr", true, false},
 		{"a@kbc.be", false, false},
+		// Twelfth session: lure words of more languages, a brand's
+		// look-alike beside words on one of its country codes, digits glued
+		// to a name, "gov" outside a government registry.
+		{"a@dhl-csomagkovetes.hu", true, false},
+		{"a@ups-zasilka.cz", true, false},
+		{"a@paypal-tunnistus.com", true, false},
+		{"a@arnazon-seller.de", true, false},
+		{"a@microsoft365-alerts.co", true, false},
+		{"a@neak-gov.eu", true, false},
+		{"a@podatki-gov.pl", true, false},
+		{"a@microsoft365.com", false, false}, // alone, Microsoft's own product domain
+		{"a@neak.gov.hu", false, false},
+		{"a@isere.gouv.fr", false, false},
+		{"a@govdelivery.com", false, false},
+		{"a@mail.ru", false, false}, // one letter from gmail, and a mail provider of its own
+		{"a@mail.dk", false, false},
+		{"a@telekom.hu", false, false}, // Deutsche Telekom's country site
 		{"a@desjardins.com", false, false},
 		{"a@correo.es", false, false},       // the Spanish word for mail, not Correos
 		{"a@correos.es", false, false},      // Correos on its own country site
