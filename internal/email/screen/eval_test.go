@@ -492,9 +492,10 @@ func TestEvalSets(t *testing.T) {
 		"holdout69": held(170, 0.73, 1.00),
 		"holdout70": lookalikeOver(held(170, 0.84, 0.96), 0.014),
 		"holdout71": heldOver(168, 0.92, 0.92, 0.039),
-		// The twelfth session: the shipped model H was trained on every set
+		// The twelfth session: its first model H was trained on every set
 		// up to holdout71 and never saw these eight, written before it was
-		// chosen; the bounds are its blind figures (README, "Which file
+		// chosen; the bounds are its blind figures (the shipped model I was
+		// trained on them) (README, "Which file
 		// ships (twelfth session)"): injection 0.733 at 2.3 % over the
 		// eight, lookalike 0.946 at 0.64 %. The lookalike false positives
 		// of holdout76, holdout77 and holdout79 are ceilings at their
@@ -507,6 +508,19 @@ func TestEvalSets(t *testing.T) {
 		"holdout77": lookalikeOver(held(165, 0.81, 1.00), 0.015),
 		"holdout78": heldOver(164, 0.85, 0.89, 0.021),
 		"holdout79": lookalikeOver(heldOver(161, 0.75, 1.00, 0.032), 0.023),
+		// The second round of the twelfth session: the shipped model I was
+		// trained on every set up to holdout79 and never saw these eight,
+		// written before it was chosen; the bounds are its blind figures
+		// (README, "Which file ships (twelfth session, second round)"):
+		// injection 0.757 at 2.3 %, lookalike 0.972 at 0.09 %.
+		"holdout80": heldOver(162, 0.76, 1.00, 0.021),
+		"holdout81": heldOver(161, 0.82, 1.00, 0.021),
+		"holdout82": heldOver(163, 0.63, 1.00, 0.021),
+		"holdout83": held(164, 0.88, 0.96),
+		"holdout84": heldOver(164, 0.65, 0.88, 0.021),
+		"holdout85": held(180, 0.83, 0.96),
+		"holdout86": heldOver(160, 0.68, 0.96, 0.031),
+		"holdout87": heldOver(178, 0.76, 1.00, 0.047),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
