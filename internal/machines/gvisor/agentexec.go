@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/agentsvc/agentsvc/internal/machines"
@@ -26,9 +27,8 @@ const (
 	agentDialWait = 3 * time.Second
 	// agentStartWait bounds how long Create waits for a new sandbox's agent.
 	agentStartWait = 10 * time.Second
-	// sandboxCheckEvery is how often the sandbox of a command still running
-	// is checked (the first check after one interval): commands that finish
-	// sooner cost no check.
+	// sandboxCheckEvery is how often the sandboxes of commands still
+	// running are checked (sandboxWatch).
 	sandboxCheckEvery = 2 * time.Second
 )
 
@@ -164,7 +164,7 @@ func (r *Runtime) agentExec(ctx context.Context, m *meta, req machines.ExecReque
 	defer cancelT()
 	hctx, cancel := context.WithCancelCause(tctx)
 	defer cancel(nil)
-	go r.watchSandbox(hctx, m.ID, cancel)
+	defer r.watchSandbox(m.ID, cancel)()
 	start := time.Now()
 	ar, err := c.Exec(hctx, agent.ExecRequest{
 		Command: req.Command, TimeoutMillis: req.Timeout.Milliseconds(), MaxOutput: req.MaxOutputBytes,
@@ -192,27 +192,74 @@ func (r *Runtime) agentExec(ctx context.Context, m *meta, req machines.ExecReque
 	return res, true, nil
 }
 
-// watchSandbox ends ctx with errSandboxGone when sandbox id stops running
-// while a request waits on it. Without it, a sandbox killed underneath (the
-// host's OOM killer can take gVisor's sentry, google/gvisor#2535) never
-// answers, and the request would wait for its whole timeout.
-func (r *Runtime) watchSandbox(ctx context.Context, id string, cancel context.CancelCauseFunc) {
+// sandboxWatch ends the requests whose sandbox dies while they wait on it.
+// Without it, a sandbox killed underneath (the host's OOM killer can take
+// gVisor's sentry, google/gvisor#2535) never answers, and its requests would
+// wait for their whole timeout. One loop serves every waiting request, so
+// the cost is one `runsc list` per interval however many commands run.
+type sandboxWatch struct {
+	mu      sync.Mutex
+	waiting map[uint64]watchedRequest
+	seq     uint64
+	looping bool
+}
+
+type watchedRequest struct {
+	id     string
+	cancel context.CancelCauseFunc
+}
+
+// watchSandbox ends a request on sandbox id with errSandboxGone through
+// cancel if the sandbox stops running; the returned func ends the watch.
+func (r *Runtime) watchSandbox(id string, cancel context.CancelCauseFunc) (stop func()) {
+	w := &r.watch
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.waiting == nil {
+		w.waiting = map[uint64]watchedRequest{}
+	}
+	w.seq++
+	key := w.seq
+	w.waiting[key] = watchedRequest{id, cancel}
+	if !w.looping {
+		w.looping = true
+		go r.watchLoop()
+	}
+	return func() {
+		w.mu.Lock()
+		delete(w.waiting, key)
+		w.mu.Unlock()
+	}
+}
+
+// watchLoop checks the sandboxes of the waiting requests every
+// sandboxCheckEvery, until none is waiting.
+func (r *Runtime) watchLoop() {
+	w := &r.watch
 	t := time.NewTicker(sandboxCheckEvery)
 	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
+	for range t.C {
+		w.mu.Lock()
+		if len(w.waiting) == 0 {
+			w.looping = false
+			w.mu.Unlock()
 			return
-		case <-t.C:
 		}
+		w.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), sandboxCheckEvery)
 		states, err := r.runscStates(ctx)
-		if err != nil || ctx.Err() != nil {
-			continue // runsc itself failing says nothing about the sandbox
+		cancel()
+		if err != nil {
+			continue // runsc itself failing says nothing about the sandboxes
 		}
-		if states[id] != "running" {
-			cancel(errSandboxGone)
-			return
+		w.mu.Lock()
+		for key, req := range w.waiting {
+			if states[req.id] != "running" {
+				req.cancel(errSandboxGone)
+				delete(w.waiting, key)
+			}
 		}
+		w.mu.Unlock()
 	}
 }
 

@@ -80,6 +80,8 @@ type Runtime struct {
 	agents map[string]*agent.Client // per-sandbox agent clients, guarded by mu
 	fwOnce sync.Once
 	fwErr  error
+	// watch holds the requests waiting on a sandbox (agentexec.go).
+	watch sandboxWatch
 }
 
 var _ machines.Runtime = (*Runtime)(nil)
