@@ -19,6 +19,9 @@ type mailParts struct {
 	hub    *mailbox.Hub
 	smtp   *smtpserver.Server
 	smtpLn net.Listener
+	// local receives mail for the service's own inboxes, from the SMTP
+	// server and from local delivery alike (newOutbound builds it).
+	local smtpserver.Backend
 }
 
 // newMail wires the mailbox, the long-poll hub, the inbound pipeline and the
@@ -59,7 +62,7 @@ func (a *App) newMail() error {
 		return fmt.Errorf("smtp tls: %w", err)
 	}
 	a.mail.smtp, err = smtpserver.New(smtpserver.Config{Addr: a.cfg.SMTPAddr, Hostname: hostname, TLS: tlsCfg,
-		MaxMessageBytes: a.cfg.SMTPMaxMessageBytes, Logger: a.log}, a.Delivery.Backend(inbound.Postmaster(a.Inbound, a.cfg.Postmaster)))
+		MaxMessageBytes: a.cfg.SMTPMaxMessageBytes, Logger: a.log}, a.mail.local)
 	if err != nil {
 		return fmt.Errorf("smtp: %w", err)
 	}

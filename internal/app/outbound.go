@@ -25,7 +25,8 @@ func (a *App) newOutbound(resolver senderauth.Resolver, hostname string) {
 		cfg.Backoff = func(n int) time.Duration { return min(backoff<<min(n, 12), time.Hour) }
 	}
 	a.Delivery = delivery.New(a.DB, a.Mailbox.Blobs(), cfg, a.log)
-	a.Delivery.SetLocal(a.Delivery.Backend(inbound.Postmaster(a.Inbound, a.cfg.Postmaster)))
+	a.mail.local = a.Delivery.Backend(inbound.Postmaster(a.Inbound, a.cfg.Postmaster))
+	a.Delivery.SetLocal(a.mail.local)
 	a.Outbound.SetDelivery(a.Delivery)
 }
 
