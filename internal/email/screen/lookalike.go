@@ -364,6 +364,8 @@ func lookalike(sd senderDomain, targets []target) (lookalikeHit, bool) {
 			weak = &lookalikeHit{detail: fmt.Sprintf("swaps the TLD of %s (%s)", t.domain, t.kind)}
 		case len(tl) >= 4 && strings.ReplaceAll(sd.label, "-", "") == strings.ReplaceAll(t.label, "-", ""):
 			weak = &lookalikeHit{detail: fmt.Sprintf("changes the hyphens of %s (%s)", t.domain, t.kind)}
+		// Not sameOrCheapSuffix: a whole label one letter from a brand is
+		// often a real firm of that country (mail.ru is no gmail.com).
 		case len(tl) >= 5 && (sd.suffix == t.suffix || genericSuffixes[sd.suffix]) && nearMiss(sd.skel, t.skel):
 			weak = &lookalikeHit{detail: fmt.Sprintf("is one or two letters away from %s (%s)", t.domain, t.kind)}
 		case (len(tl) >= 4 || t.plainName && len(tl) >= 3) && !plainGovWord(sd, t) && embedsTarget(sd.label, sd.suffix, t),
@@ -587,9 +589,11 @@ func embedsTarget(label, suffix string, t target) bool {
 	// The name with digits glued on, beside other words, reads as the name
 	// (microsoft365-alerts, paypal24-login); alone it may be the brand's
 	// own product domain (microsoft365.com).
-	for _, tok := range tokens {
-		if trimmed := strings.TrimRight(tok, "0123456789"); len(tokens) > 1 && trimmed != tok && trimmed == tflat {
-			aligned = true
+	if len(tokens) > 1 {
+		for _, tok := range tokens {
+			if trimmed := strings.TrimRight(tok, "0123456789"); trimmed != tok && trimmed == tflat {
+				aligned = true
+			}
 		}
 	}
 	// Without hyphens, only a lure word glued to either end counts
