@@ -7,9 +7,10 @@ import (
 
 // TestDiscussionDiscount checks that mail quoting attacks is discounted,
 // that a real order wrapped in "for example" is not, and that the bound
-// keeps quoted secret requests to an outside address suspicious.
+// keeps quoted secret requests to an outside address suspicious. It tests
+// the rules: with the learned model, which decides, see TestModelDecides.
 func TestDiscussionDiscount(t *testing.T) {
-	d := NewDetector()
+	d := NewDetector(WithoutInjectionModel())
 	tests := []struct {
 		name, from, text, html string
 		want                   Verdict
