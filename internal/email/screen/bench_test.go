@@ -45,8 +45,8 @@ func BenchmarkScreenOrder(b *testing.B) {
 }
 
 // BenchmarkInjectionModel is the learned model's share of screening the
-// message of BenchmarkScreenOrder (benign, so the rules do not flag it
-// and the model runs): feature hashing and the weighted sum.
+// message of BenchmarkScreenOrder (benign): feature hashing and the
+// weighted sum.
 func BenchmarkInjectionModel(b *testing.B) {
 	m := orderMessage()
 	d := NewDetector()

@@ -3,7 +3,8 @@ package screen
 // The learned prompt-injection model: an L2-regularised logistic
 // regression on hashed features of the message text (character 3-5-grams
 // and word uni/bigrams, zone-tagged), the rules' own evidence and a few
-// sender features. It only speaks when the rules do not flag a message.
+// sender features. It decides whether a message holds an injection, the
+// rules' evidence being among its features (injectionFinding).
 // Training (train.go, cmd/screentrain) and scoring share the feature code
 // below, so the two cannot drift; the README section "A learned model"
 // has the figures.

@@ -151,8 +151,8 @@ type Detector struct {
 	inj          *injectionRules
 	injFlag      float64
 	injBlock     float64
-	// model is the learned prompt-injection model (model.go), consulted
-	// when the rules do not flag a message; nil when turned off.
+	// model is the learned prompt-injection model (model.go), which
+	// decides on prompt_injection; nil when turned off (the rules decide).
 	model    *injectionModel
 	modelOff bool
 }
