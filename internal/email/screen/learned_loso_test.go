@@ -131,6 +131,9 @@ func TestLearnedLOSO(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// SCREEN_LOSO_DECIDES=1 chooses λ and γ by the model's own inner
+	// recall, as the shipped procedure does since the model decides.
+	sel.modelDecides = os.Getenv("SCREEN_LOSO_DECIDES") != ""
 	switch os.Getenv("SCREEN_LOSO_THR") {
 	case "model":
 		sel.rule = thrModelAlone
@@ -188,6 +191,8 @@ func TestLearnedLOSO(t *testing.T) {
 		t.Logf("block, λ %g, epochs %d, γ %g, threshold %.4f, inner recall %.3f/%.3f: %d / %d injections (%.3f), %d FP of %d (%.2f %%)",
 			sl.hyper.lambda, sl.hyper.epochs, sl.hyper.gamma, sl.thr, sl.innerRecall, sl.innerCombRecall,
 			tot.combTP, tot.pos, float64(tot.combTP)/float64(tot.pos), tot.combFP, tot.neg, 100*float64(tot.combFP)/float64(tot.neg))
+		t.Logf("block, the model deciding: %d / %d injections (%.3f), %d FP of %d (%.2f %%)",
+			tot.modTP, tot.pos, float64(tot.modTP)/float64(tot.pos), tot.modFP, tot.neg, 100*float64(tot.modFP)/float64(tot.neg))
 		return
 	}
 	if mode == "blind" {

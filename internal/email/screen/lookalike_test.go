@@ -10,7 +10,7 @@ func TestLookalikeDomain(t *testing.T) {
 	c := Context{
 		OrgDomains: []string{"acme-corp.com", "acme-corp.eu"},
 		KnownCorrespondents: []string{"customs.gov.sg", "kesslerbank.de", "northwindlogistics.com", "initech.io", "paypal.com", "amazon.com", "atlassian.net", "ups.com", "github.com", "linear.app",
-			"dhl.com", "docusign.net", "linkedin.com", "marengo-insurance.it"},
+			"dhl.com", "docusign.net", "linkedin.com", "marengo-insurance.it", "ferrolabs.co.in", "rvx.nl"},
 	}
 	tests := []struct {
 		from   string
@@ -73,6 +73,22 @@ func TestLookalikeDomain(t *testing.T) {
 		{"a@neak.gov.hu", false, false},
 		{"a@isere.gouv.fr", false, false},
 		{"a@govdelivery.com", false, false},
+		// Thirteenth session: a combining mark on a near miss, a known
+		// domain under a two-level suffix with hyphens for its first dots,
+		// a name without its last generic word beside a lure word, a
+		// three-letter correspondent's name beside a lure word, plurals
+		// in -en, Russian lure words in Latin letters, "payroll".
+		{"a@docusgn\u0357.net", true, false},
+		{"a@ferrolabs-co.in", true, false},
+		{"a@ferrolabs.co.in", false, false},
+		{"a@kessler-alert.de", true, false},
+		{"a@kessler.de", false, false},     // the stem alone may be another firm
+		{"a@kessler-bau.de", false, false}, // so may the stem with an ordinary word
+		{"a@rvx-info.com", true, false},
+		{"a@rvx-bouw.nl", false, false},
+		{"a@datev-rechnungen.de", true, false},
+		{"a@sberbank-onlain.ru", true, false},
+		{"a@ups-payroll.com", true, false},
 		{"a@mail.ru", false, false}, // one letter from gmail, and a mail provider of its own
 		{"a@mail.dk", false, false},
 		{"a@telekom.hu", false, false}, // Deutsche Telekom's country site
