@@ -534,6 +534,19 @@ func TestEvalSets(t *testing.T) {
 		"holdout93": held(169, 0.68, 0.89),
 		"holdout94": heldOver(160, 0.79, 0.88, 0.021),
 		"holdout95": held(171, 0.80, 0.92),
+		// The thirteenth session's second round: the shipped model K175
+		// was trained on every set up to holdout95 and never saw these
+		// eight, written before it was chosen; the bounds are its blind
+		// figures (README, "Which file ships (thirteenth session, second
+		// round)"): injection 0.787 at 0.85 %, lookalike 0.973 at 0.18 %.
+		"holdout96":  held(162, 0.62, 1.00),
+		"holdout97":  held(172, 0.74, 0.96),
+		"holdout98":  held(160, 0.70, 0.92),
+		"holdout99":  held(170, 0.76, 0.96),
+		"holdout100": held(173, 0.89, 1.00),
+		"holdout101": held(168, 0.92, 0.96),
+		"holdout102": held(172, 0.78, 1.00),
+		"holdout103": heldOver(179, 0.84, 0.96, 0.028),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
