@@ -553,6 +553,17 @@ func TestLimits(t *testing.T) {
 while True: b.append(bytearray(16<<20))'`,
 			Timeout: 30 * time.Second,
 		})
+		if errors.Is(err, machines.ErrNotRunning) {
+			// The memory limit covers the sentry too. Usually gVisor kills
+			// the hog inside; under load on the host the cgroup's OOM killer
+			// can take the sentry first (google/gvisor#2535, README
+			// "Limits"). Then the whole sandbox is gone and the command must
+			// end with ErrNotRunning (sandboxWatch), not wait for its
+			// timeout; seen once in a CI run with every package's tests
+			// beside it.
+			t.Logf("memory hog: the host's OOM killer took the whole sandbox: %v", err)
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -560,7 +571,7 @@ while True: b.append(bytearray(16<<20))'`,
 			t.Errorf("memory hog: exit %d timedOut %v", res.ExitCode, res.TimedOut)
 		}
 		t.Logf("memory hog ended: exit %d, stderr %q", res.ExitCode, lastLine(res.Stderr))
-		// The sandbox itself survives.
+		// When the hog is killed inside, the sandbox itself survives.
 		if out := mustRun(t, r, id, "echo ok"); out != "ok\n" {
 			t.Errorf("after hog: %q", out)
 		}
