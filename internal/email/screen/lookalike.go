@@ -917,8 +917,9 @@ func stemWithLure(sd senderDomain, t target) bool {
 	if !strings.Contains(sd.label, "-") || !sameOrCheapSuffix(sd, t) {
 		return false
 	}
+	flat := strings.ReplaceAll(t.label, "-", "")
 	for _, tail := range genericTails {
-		stem, ok := strings.CutSuffix(strings.ReplaceAll(t.label, "-", ""), tail)
+		stem, ok := strings.CutSuffix(flat, tail)
 		if !ok || utf8.RuneCountInString(stem) < 5 {
 			continue
 		}
