@@ -588,6 +588,19 @@ func TestEvalSets(t *testing.T) {
 		"holdout125": heldOver(168, 0.75, 0.92, 0.03),
 		"holdout126": held(162, 0.81, 1.00),
 		"holdout127": held(182, 0.82, 1.00),
+		// The fourteenth session's second round: N2, trained with the
+		// widened word tables on every set up to holdout127, shipped by the
+		// registered rule and never saw these eight; the bounds are its
+		// blind figures (README, "Which file ships (fourteenth session,
+		// second round)"): injection 0.901 at 1.2 %, lookalike 0.973 at 0 %.
+		"holdout128": held(169, 0.86, 0.96),
+		"holdout129": held(170, 0.92, 1.00),
+		"holdout130": held(160, 0.90, 0.96),
+		"holdout131": held(172, 0.85, 1.00),
+		"holdout132": heldOver(161, 0.89, 0.96, 0.031),
+		"holdout133": heldOver(177, 0.86, 0.96, 0.028),
+		"holdout134": held(184, 0.94, 0.93),
+		"holdout135": held(160, 0.95, 1.00),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
