@@ -184,7 +184,7 @@ func newInjectionRules() *injectionRules {
 	r.conj = regexp.MustCompile(`[,;]|(?:^|[^\pL])(?:and|und|och|og|et|y|e|en|i|a|ja|és|и|і|та|και|ve|dan|và)(?:[^\pL]|$)`)
 	r.negInside = mustFiltered(`(?:^|[^\pL])(?:never|niemals|nie|nicht|nunca|jamais|mai|nooit|nigdy|aldrig|aldri|никогда|asla)(?:[^\pL]|$)`)
 	r.selfOwned = mustFiltered(`(?:^|[^\pL])(?:my|meine[nr]?|mes|mis|mie|miei|mijn|mina|mine|mitt|moje|moich|мои|моих|мої|minhas|meus)[^\pL]`)
-	r.lex = newLexIndex(lexTables())
+	r.lex = sharedLexIndex()
 	r.disc = newDiscussion()
 	r.lure = newCodeLure()
 	add := func(sig signal, negatable bool, exprs ...string) {

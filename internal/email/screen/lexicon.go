@@ -3,6 +3,7 @@ package screen
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -107,6 +108,12 @@ type lexIndex struct {
 // lexKeyLen is the length of the index key; stems must be at least this
 // long so that every word that starts with a stem shares its key.
 const lexKeyLen = 3
+
+// sharedLexIndex is the index of lexTables, built once per process: it is
+// read-only after building (matching writes only to the lexText), and
+// building it from some 50,000 entries takes about 150 ms, which every
+// Detector (one per server, many in the tests) would otherwise repeat.
+var sharedLexIndex = sync.OnceValue(func() *lexIndex { return newLexIndex(lexTables()) })
 
 func newLexIndex(tables []langLex) *lexIndex {
 	x := &lexIndex{byWord: map[string][]int32{}, byKey: map[string][]int32{}}
