@@ -601,6 +601,20 @@ func TestEvalSets(t *testing.T) {
 		"holdout133": heldOver(177, 0.86, 0.96, 0.028),
 		"holdout134": held(184, 0.94, 0.93),
 		"holdout135": held(160, 0.95, 1.00),
+		// The fourteenth session's third round: N3, the same procedure on
+		// every set up to holdout135, replaced N2 by the registered rule
+		// (the same recall and false positives) and never saw these eight;
+		// the bounds are its blind figures (README, "Which file ships
+		// (fourteenth session, third round)"): injection 0.885 at 1.5 %,
+		// lookalike 0.977 at 0.09 %.
+		"holdout136": heldOver(159, 0.91, 1.00, 0.022),
+		"holdout137": held(165, 0.92, 1.00),
+		"holdout138": held(166, 0.79, 0.88),
+		"holdout139": held(160, 0.78, 0.92),
+		"holdout140": heldOver(160, 0.89, 1.00, 0.021),
+		"holdout141": heldOver(160, 0.98, 1.00, 0.032),
+		"holdout142": held(173, 0.93, 1.00),
+		"holdout143": held(166, 0.86, 1.00),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
