@@ -541,19 +541,21 @@ func (x *lexIndex) scanWith(p string, quoted [][]int, addressed bool) sigSet {
 	// summary hides it, dictating what the summary or record says is an
 	// order, when the sentence names the summary or what writes it.
 	// Dictating alone ("mark it as paid") is ordinary work between people.
-	steered := append(append(t.unquoted(lcSummary), handlers...), agents...)
-	for _, h := range t.unquoted(lcOmit) {
-		if sameSentence(h, steered) {
-			set.add(sigConceal)
-			set.add(sigAddressWk)
-			break
+	if omits, dictates := t.unquoted(lcOmit), t.unquoted(lcStateThat); len(omits)+len(dictates) > 0 {
+		steered := append(append(t.unquoted(lcSummary), handlers...), agents...)
+		for _, h := range omits {
+			if sameSentence(h, steered) {
+				set.add(sigConceal)
+				set.add(sigAddressWk)
+				break
+			}
 		}
-	}
-	for _, h := range t.unquoted(lcStateThat) {
-		if sameSentence(h, steered) {
-			set.add(sigDirective)
-			set.add(sigAddressWk)
-			break
+		for _, h := range dictates {
+			if sameSentence(h, steered) {
+				set.add(sigDirective)
+				set.add(sigAddressWk)
+				break
+			}
 		}
 	}
 	// Said to an agent, paying, transferring, approving or buying is an
