@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -139,7 +140,7 @@ func newLexIndex(tables []langLex) *lexIndex {
 }
 
 func (x *lexIndex) addEntry(cat lexCat, raw string) {
-	folded := foldText(strings.ToLower(raw))
+	folded := foldSemitic(foldText(strings.ToLower(raw)))
 	if hasUnspacedScript(folded) {
 		x.substr = append(x.substr, substrEntry{s: strings.TrimSuffix(folded, "*"), cat: cat})
 		return
@@ -232,6 +233,10 @@ type lexTok struct {
 	sent       int    // sentence number
 	lineStart  bool   // first word of its sentence or line
 	quoted     bool   // inside reported speech
+	// alts are the word without its leading clitics, in Hebrew and
+	// Arabic: "והסיכום" is also "הסיכום" and "סיכום", "وللمساعد" also
+	// "المساعد" and "مساعد".
+	alts []string
 }
 
 // lexHit is an entry found in a paragraph.
@@ -315,7 +320,12 @@ func (x *lexIndex) prepare(p string, quoted [][]int) *lexText {
 		} else {
 			w = foldText(string(rs[i:j]))
 		}
-		t.toks = append(t.toks, lexTok{s: w, start: i, end: j, sent: sent, lineStart: lineStart, quoted: inQuote(i)})
+		var alts []string
+		if !ascii && isSemitic(rs[i]) {
+			w = foldSemitic(w)
+			alts = withoutClitics(w)
+		}
+		t.toks = append(t.toks, lexTok{s: w, start: i, end: j, sent: sent, lineStart: lineStart, quoted: inQuote(i), alts: alts})
 		lineStart = false
 		i = j
 	}
@@ -336,16 +346,43 @@ func (x *lexIndex) prepare(p string, quoted [][]int) *lexText {
 }
 
 func (x *lexIndex) matchAt(t *lexText, ti int) {
-	tok := t.toks[ti].s
-	k := tok
+	tok := &t.toks[ti]
+	if len(tok.alts) == 0 {
+		x.matchForm(t, ti, tok.s, nil)
+		return
+	}
+	// A word with clitics reaches entries through each of its forms; an
+	// entry reached twice ("הסיכום" through itself and through "סיכום*")
+	// is one hit.
+	var seen []int32
+	x.matchForm(t, ti, tok.s, &seen)
+	for _, a := range tok.alts {
+		x.matchForm(t, ti, a, &seen)
+	}
+}
+
+// matchForm tries the entries whose first word is form, one form of word
+// ti; seen, when not nil, collects the entries tried so that none is
+// tried twice.
+func (x *lexIndex) matchForm(t *lexText, ti int, form string, seen *[]int32) {
+	k := form
 	if len(k) > lexKeyLen {
 		k = k[:lexKeyLen]
 	}
-	for _, id := range x.byWord[tok] {
+	try := func(id int32) {
+		if seen != nil {
+			if slices.Contains(*seen, id) {
+				return
+			}
+			*seen = append(*seen, id)
+		}
 		x.matchEntry(t, ti, id)
 	}
+	for _, id := range x.byWord[form] {
+		try(id)
+	}
 	for _, id := range x.byKey[k] {
-		x.matchEntry(t, ti, id)
+		try(id)
 	}
 }
 
@@ -371,15 +408,19 @@ func (e *lexEntry) matchFrom(toks []lexTok, ti int) (int, bool) {
 		if tk.sent != toks[ti].sent {
 			return 0, false
 		}
-		if w.prefix {
-			if !strings.HasPrefix(tk.s, w.s) {
-				return 0, false
-			}
-		} else if tk.s != w.s {
+		if !w.matches(tk.s) && !slices.ContainsFunc(tk.alts, w.matches) {
 			return 0, false
 		}
 	}
 	return ti + len(e.words) - 1, true
+}
+
+// matches reports whether the word form s matches w.
+func (w lexWord) matches(s string) bool {
+	if w.prefix {
+		return strings.HasPrefix(s, w.s)
+	}
+	return s == w.s
 }
 
 func (x *lexIndex) matchSubstr(t *lexText, p string, inQuote func(int) bool) {
