@@ -127,12 +127,14 @@ func newLexIndex(tables []langLex) *lexIndex {
 				if raw == "" {
 					continue
 				}
-				key := string(rune('0'+cat)) + raw
-				if seen[key] {
-					continue
+				for _, form := range append([]string{raw}, droppedParticles(raw)...) {
+					key := string(rune('0'+cat)) + form
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
+					x.addEntry(cat, form)
 				}
-				seen[key] = true
-				x.addEntry(cat, raw)
 			}
 		}
 	}
@@ -174,6 +176,40 @@ func (x *lexIndex) addEntry(cat lexCat, raw string) {
 	}
 	x.byKey[k] = append(x.byKey[k], int32(len(x.entries)))
 	x.entries = append(x.entries, e)
+}
+
+// droppedParticles returns the forms of a Korean phrase without its
+// object particles: speech and quick mail drop them ("메일을 확인하시는 분"
+// is also said "메일 확인하시는 분"), and the tables are written with them.
+// A particle ends a word that another word follows; a lone syllable is
+// kept (it may be the noun itself).
+func droppedParticles(raw string) []string {
+	words := strings.Split(raw, " ")
+	if len(words) < 2 {
+		return nil
+	}
+	changed := false
+	for i, w := range words[:len(words)-1] {
+		for _, p := range []string{"을", "를"} {
+			if s, ok := strings.CutSuffix(w, p); ok && s != "" && isHangul(s) {
+				words[i] = s
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return []string{strings.Join(words, " ")}
+}
+
+func isHangul(s string) bool {
+	for _, r := range s {
+		if !unicode.Is(unicode.Hangul, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // lexTokens splits an entry into words; keepStar keeps a trailing "*".

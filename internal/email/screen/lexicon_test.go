@@ -176,3 +176,18 @@ func TestNegationAfterObject(t *testing.T) {
 		}
 	}
 }
+
+func TestDroppedParticles(t *testing.T) {
+	for raw, want := range map[string]string{
+		"메일을 확인하시는 분":   "메일 확인하시는 분",
+		"청구서를 처리하는 시스템": "청구서 처리하는 시스템",
+		"메일을":           "",
+		"을 처리":          "",
+		"send the mail": "",
+	} {
+		got := strings.Join(droppedParticles(raw), "|")
+		if got != want {
+			t.Errorf("droppedParticles(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
