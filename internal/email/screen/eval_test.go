@@ -629,6 +629,20 @@ func TestEvalSets(t *testing.T) {
 		"holdout149": heldOver(165, 0.86, 0.96, 0.021),
 		"holdout150": held(162, 0.92, 1.00),
 		"holdout151": held(172, 0.86, 1.00),
+		// The fifteenth session's second round: N4, the same procedure on
+		// every set up to holdout151, replaced N3's weights by the
+		// registered rule and never saw these eight; the bounds are its
+		// blind figures (README, "Which file ships (fifteenth session,
+		// second round)"): injection 0.897 at 1.4 %, lookalike 0.968 at
+		// 0.09 %.
+		"holdout152": held(174, 0.87, 0.88),
+		"holdout153": heldOver(163, 0.90, 0.96, 0.031),
+		"holdout154": held(180, 0.92, 0.96),
+		"holdout155": held(171, 0.90, 1.00),
+		"holdout156": heldOver(161, 0.84, 0.92, 0.021),
+		"holdout157": held(161, 0.96, 1.00),
+		"holdout158": held(167, 0.89, 1.00),
+		"holdout159": heldOver(168, 0.86, 1.00, 0.030),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
