@@ -61,6 +61,9 @@ func (r *injectionRules) decodePayloads(text string) []string {
 	if t := tagText(text); t != "" {
 		keep(t)
 	}
+	if t := invisiblySplit(text); t != "" {
+		keep(t)
+	}
 	if r.rotHint.anyFold(text) {
 		out = append(out, rot13(text))
 	}

@@ -210,3 +210,89 @@ func tagText(s string) string {
 	}
 	return b.String()
 }
+
+// minSplitJoints is how many times, in one text, an invisible character
+// must stand between two letters before the text counts as words split
+// to slip past keyword matching ("r\u200be\u200bl\u200be\u200ba\u200bs\u200be").
+// Ordinary mail has none: marketing preheaders pad with runs of them
+// between spaces, not inside words.
+const minSplitJoints = 6
+
+// splitInvisible is a character that renders as nothing and has no
+// spelling role anywhere, so one inside a word only hides the word.
+func splitInvisible(r rune) bool {
+	switch r {
+	case '\u200b', '\u2060', '\ufeff', '\u180e', '\u2061', '\u2062', '\u2063', '\u2064':
+		return true
+	}
+	return false
+}
+
+// joinerInside reports a zero-width (non-)joiner between two letters of
+// Latin, Greek or Cyrillic, where it has no spelling role; in Persian,
+// the Indic scripts and emoji sequences it is part of the writing.
+func joinerInside(prev, r, next rune) bool {
+	if r != '\u200c' && r != '\u200d' {
+		return false
+	}
+	plain := func(c rune) bool {
+		return unicode.IsLetter(c) && (unicode.Is(unicode.Latin, c) || unicode.Is(unicode.Greek, c) || unicode.Is(unicode.Cyrillic, c))
+	}
+	return plain(prev) && plain(next)
+}
+
+// invisiblySplit returns the lines of s whose words are split by invisible
+// characters, with those characters taken out, when s holds at least
+// minSplitJoints such splits; "" otherwise. The visible text reads the
+// same to a person, so what it says is scored as a decoded payload.
+func invisiblySplit(s string) string {
+	if !strings.ContainsAny(s, "\u200b\u200c\u200d\u2060\ufeff\u180e\u2061\u2062\u2063\u2064") {
+		return ""
+	}
+	var out []string
+	total := 0
+	for line := range strings.SplitSeq(s, "\n") {
+		rs := []rune(line)
+		joints := 0
+		var b strings.Builder
+		for i := 0; i < len(rs); i++ {
+			r := rs[i]
+			if !splitInvisible(r) && r != '\u200c' && r != '\u200d' {
+				b.WriteRune(r)
+				continue
+			}
+			// A run of invisible characters between two letters or digits.
+			j := i
+			for j < len(rs) && (splitInvisible(rs[j]) || rs[j] == '\u200c' || rs[j] == '\u200d') {
+				j++
+			}
+			inWord := i > 0 && j < len(rs) && isWordRune(rs[i-1]) && isWordRune(rs[j])
+			hides := false
+			for k := i; k < j && inWord; k++ {
+				if splitInvisible(rs[k]) || joinerInside(rs[i-1], rs[k], rs[j]) {
+					hides = true
+				}
+			}
+			if hides {
+				joints++
+			} else {
+				// Not a split: the joiners may be spelling (Persian,
+				// Indic, emoji); the rest renders as nothing anyway.
+				for _, c := range rs[i:j] {
+					if !splitInvisible(c) {
+						b.WriteRune(c)
+					}
+				}
+			}
+			i = j - 1
+		}
+		if joints >= 2 {
+			out = append(out, b.String())
+			total += joints
+		}
+	}
+	if total < minSplitJoints {
+		return ""
+	}
+	return strings.Join(out, "\n")
+}
