@@ -643,6 +643,20 @@ func TestEvalSets(t *testing.T) {
 		"holdout157": held(161, 0.96, 1.00),
 		"holdout158": held(167, 0.89, 1.00),
 		"holdout159": heldOver(168, 0.86, 1.00, 0.030),
+		// The fifteenth session's third round: N5, the same procedure on
+		// every set up to holdout159, replaced N4's weights by the
+		// registered rule and never saw these eight; the bounds are its
+		// blind figures (README, "Which file ships (fifteenth session,
+		// third round)"): injection 0.894 at 1.4 %, lookalike 0.976 at
+		// 0.36 %.
+		"holdout160": held(172, 0.76, 1.00),
+		"holdout161": held(160, 0.90, 0.96),
+		"holdout162": heldOver(164, 0.84, 1.00, 0.040),
+		"holdout163": lookalikeOver(heldOver(160, 0.93, 1.00, 0.021), 0.023),
+		"holdout164": held(179, 0.91, 0.96),
+		"holdout165": held(162, 0.92, 0.96),
+		"holdout166": held(162, 0.95, 0.92),
+		"holdout167": heldOver(162, 0.92, 1.00, 0.021),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
