@@ -298,7 +298,7 @@ type lexText struct {
 // isSentenceEnd reports punctuation that ends a sentence.
 func isSentenceEnd(r rune) bool {
 	switch r {
-	case '.', '!', '?', ';', '。', '！', '？', '।', '॥', '؟', '؛', '۔', '܀', '።':
+	case '.', '!', '?', ';', '。', '！', '？', '।', '॥', '؟', '؛', '۔', '܀', '።', '။', '។', '៕':
 		return true
 	}
 	return false
