@@ -75,17 +75,26 @@ func withoutClitics(w string) []string {
 	return nil
 }
 
+// cliticForms collects the forms of word without its clitics: each at
+// least minCliticStem letters long, none twice, never word itself.
+type cliticForms struct {
+	word  string
+	forms []string
+}
+
+func (f *cliticForms) add(s string) {
+	if utf8.RuneCountInString(s) >= minCliticStem && s != f.word && !slices.Contains(f.forms, s) {
+		f.forms = append(f.forms, s)
+	}
+}
+
 // hebrewForms strips, in this order, ו (and), ש or כש (that, when),
 // one of ב ל מ כ ה (in, to, from, as, the), and ה after מ. After ב, ל
 // and כ the article's ה is not written ("לסוכן" is "to the agent"), so
 // the form with it is added too.
 func hebrewForms(w string) []string {
-	var out []string
-	add := func(s string) {
-		if utf8.RuneCountInString(s) >= minCliticStem && s != w && !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
+	f := cliticForms{word: w}
+	add := f.add
 	rest := []string{w}
 	if s, ok := strings.CutPrefix(w, "ו"); ok {
 		rest = append(rest, s)
@@ -116,19 +125,15 @@ func hebrewForms(w string) []string {
 			}
 		}
 	}
-	return out
+	return f.forms
 }
 
 // arabicForms strips و or ف (and, so), then one of ب ل ك س (with, to,
 // like, will), then the article ال; "لل" is ل with the article, whose
 // alef is not written, so the form with ال is added too.
 func arabicForms(w string) []string {
-	var out []string
-	add := func(s string) {
-		if utf8.RuneCountInString(s) >= minCliticStem && s != w && !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-	}
+	f := cliticForms{word: w}
+	add := f.add
 	stems := []string{w}
 	for _, p := range []string{"و", "ف"} {
 		if s, ok := strings.CutPrefix(w, p); ok {
@@ -153,5 +158,5 @@ func arabicForms(w string) []string {
 			add(s)
 		}
 	}
-	return out
+	return f.forms
 }
