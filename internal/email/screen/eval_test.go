@@ -657,6 +657,20 @@ func TestEvalSets(t *testing.T) {
 		"holdout165": held(162, 0.92, 0.96),
 		"holdout166": held(162, 0.95, 0.92),
 		"holdout167": heldOver(162, 0.92, 1.00, 0.021),
+		// The fifteenth session's fourth round: N6, the same procedure with
+		// the third widening of the word tables on every set up to
+		// holdout167, replaced N5's weights by the registered rule and
+		// never saw these eight; the bounds are its blind figures (README,
+		// "Which file ships (fifteenth session, fourth round)"): injection
+		// 0.908 at 1.8 %, lookalike 0.977 at 0.18 %.
+		"holdout168": held(160, 0.93, 1.00),
+		"holdout169": held(167, 0.96, 1.00),
+		"holdout170": held(184, 0.84, 0.96),
+		"holdout171": heldOver(160, 0.96, 0.92, 0.032),
+		"holdout172": held(160, 0.81, 1.00),
+		"holdout173": heldOver(160, 0.96, 0.96, 0.022),
+		"holdout174": heldOver(163, 0.96, 0.96, 0.031),
+		"holdout175": held(174, 0.79, 1.00),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
