@@ -10,8 +10,8 @@ import (
 // as letters joined to the front of the next word: "והסיכום" is "and the
 // summary", "وللمساعد" "and to the assistant". A word table cannot list
 // every combination for every word, so a word in these scripts is also
-// looked up without them (withoutClitics). The forms only add lookups: a
-// word is never matched against less than its whole self.
+// looked up without them (withoutClitics). The forms only add lookups:
+// the whole word is always looked up as well.
 
 func isHebrew(r rune) bool { return r >= 0x05D0 && r <= 0x05EA }
 func isArabic(r rune) bool { return r >= 0x0620 && r <= 0x064A }
@@ -62,8 +62,7 @@ func hasSemitic(s string) bool {
 const minCliticStem = 3
 
 // withoutClitics returns the forms of a folded Hebrew or Arabic word
-// without the prefixes that may be joined to it, longest first; nil when
-// it has none.
+// without the prefixes that may be joined to it; nil when it has none.
 func withoutClitics(w string) []string {
 	r, _ := utf8.DecodeRuneInString(w)
 	switch {
