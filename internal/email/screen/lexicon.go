@@ -127,18 +127,24 @@ func newLexIndex(tables []langLex) *lexIndex {
 				if raw == "" {
 					continue
 				}
-				for _, form := range append([]string{raw}, droppedParticles(raw)...) {
-					key := string(rune('0'+cat)) + form
-					if seen[key] {
-						continue
-					}
-					seen[key] = true
-					x.addEntry(cat, form)
+				x.addOnce(seen, cat, raw)
+				if form := droppedParticles(raw); form != "" {
+					x.addOnce(seen, cat, form)
 				}
 			}
 		}
 	}
 	return x
+}
+
+// addOnce adds raw to category cat unless seen already holds it there.
+func (x *lexIndex) addOnce(seen map[string]bool, cat lexCat, raw string) {
+	key := string(rune('0'+cat)) + raw
+	if seen[key] {
+		return
+	}
+	seen[key] = true
+	x.addEntry(cat, raw)
 }
 
 func (x *lexIndex) addEntry(cat lexCat, raw string) {
@@ -178,15 +184,18 @@ func (x *lexIndex) addEntry(cat lexCat, raw string) {
 	x.entries = append(x.entries, e)
 }
 
-// droppedParticles returns the forms of a Korean phrase without its
-// object particles: speech and quick mail drop them ("메일을 확인하시는 분"
-// is also said "메일 확인하시는 분"), and the tables are written with them.
-// A particle ends a word that another word follows; a lone syllable is
-// kept (it may be the noun itself).
-func droppedParticles(raw string) []string {
+// droppedParticles returns a Korean phrase without its object particles,
+// or "" when it has none: speech and quick mail drop them ("메일을 확인하시는
+// 분" is also said "메일 확인하시는 분"), and the tables are written with
+// them. A particle ends a word that another word follows; a word that is
+// only the particle is kept.
+func droppedParticles(raw string) string {
+	if !strings.ContainsAny(raw, "을를") {
+		return ""
+	}
 	words := strings.Split(raw, " ")
 	if len(words) < 2 {
-		return nil
+		return ""
 	}
 	changed := false
 	for i, w := range words[:len(words)-1] {
@@ -198,9 +207,9 @@ func droppedParticles(raw string) []string {
 		}
 	}
 	if !changed {
-		return nil
+		return ""
 	}
-	return []string{strings.Join(words, " ")}
+	return strings.Join(words, " ")
 }
 
 func isHangul(s string) bool {

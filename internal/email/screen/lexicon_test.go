@@ -185,8 +185,7 @@ func TestDroppedParticles(t *testing.T) {
 		"을 처리":          "",
 		"send the mail": "",
 	} {
-		got := strings.Join(droppedParticles(raw), "|")
-		if got != want {
+		if got := droppedParticles(raw); got != want {
 			t.Errorf("droppedParticles(%q) = %q, want %q", raw, got, want)
 		}
 	}

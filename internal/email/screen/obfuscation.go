@@ -218,21 +218,24 @@ func tagText(s string) string {
 // between spaces, not inside words.
 const minSplitJoints = 6
 
-// splitInvisible is a character that renders as nothing and has no
-// spelling role anywhere, so one inside a word only hides the word.
-func splitInvisible(r rune) bool {
-	switch r {
-	case '\u200b', '\u2060', '\ufeff', '\u180e', '\u2061', '\u2062', '\u2063', '\u2064':
-		return true
-	}
-	return false
-}
+// splitters render as nothing and have no spelling role anywhere, so one
+// inside a word only hides the word; joiners (zero-width non-joiner and
+// joiner) spell in some scripts. Both are among isInvisible's characters,
+// which normalize removes everywhere; soft hyphens, variation selectors
+// and tag characters are left out here: they have their own uses.
+const (
+	splitters = "\u200b\u2060\ufeff\u180e\u2061\u2062\u2063\u2064"
+	joiners   = "\u200c\u200d"
+)
+
+func splitInvisible(r rune) bool { return strings.ContainsRune(splitters, r) }
+func isJoiner(r rune) bool       { return r == '\u200c' || r == '\u200d' }
 
 // joinerInside reports a zero-width (non-)joiner between two letters of
 // Latin, Greek or Cyrillic, where it has no spelling role; in Persian,
 // the Indic scripts and emoji sequences it is part of the writing.
 func joinerInside(prev, r, next rune) bool {
-	if r != '\u200c' && r != '\u200d' {
+	if !isJoiner(r) {
 		return false
 	}
 	plain := func(c rune) bool {
@@ -246,7 +249,7 @@ func joinerInside(prev, r, next rune) bool {
 // minSplitJoints such splits; "" otherwise. The visible text reads the
 // same to a person, so what it says is scored as a decoded payload.
 func invisiblySplit(s string) string {
-	if !strings.ContainsAny(s, "\u200b\u200c\u200d\u2060\ufeff\u180e\u2061\u2062\u2063\u2064") {
+	if !strings.ContainsAny(s, splitters+joiners) {
 		return ""
 	}
 	var out []string
@@ -257,13 +260,13 @@ func invisiblySplit(s string) string {
 		var b strings.Builder
 		for i := 0; i < len(rs); i++ {
 			r := rs[i]
-			if !splitInvisible(r) && r != '\u200c' && r != '\u200d' {
+			if !splitInvisible(r) && !isJoiner(r) {
 				b.WriteRune(r)
 				continue
 			}
 			// A run of invisible characters between two letters or digits.
 			j := i
-			for j < len(rs) && (splitInvisible(rs[j]) || rs[j] == '\u200c' || rs[j] == '\u200d') {
+			for j < len(rs) && (splitInvisible(rs[j]) || isJoiner(rs[j])) {
 				j++
 			}
 			inWord := i > 0 && j < len(rs) && isWordRune(rs[i-1]) && isWordRune(rs[j])
