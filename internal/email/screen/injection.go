@@ -342,6 +342,11 @@ func newInjectionRules() *injectionRules {
 		`"(?:tool_call|tool_calls|function_call|tool_use)"`,
 		`(?m)^\s*#{1,6}\s*(?:system|developer|admin|`+systemWord+`)(?:[^\pL]|$)`,
 		`(?m)^\s*[\[【]\s*(?:(?:begin|start|end)\s+)?(?:system|developer|admin|`+systemWord+`)(?: (?:message|prompt|note|notice|update|directive|override|instructions?))?(?:[^\pL\]】][^\]】\n]{0,40})?[\]】]`,
+		// Chinese, Japanese and Korean write the label's noun straight after
+		// "system", without a space: "【系统指令】", "[システム指示]", "[시스템 지시]".
+		// Only words for instructions or prompts: "【系统通知】" and
+		// "【系统提示】" head ordinary service notices.
+		`(?m)^\s*[\[【]\s*(?:系统|系統|システム|시스템)\s?(?:指令|指示|提示词|提示詞|命令|プロンプト|지시|명령|프롬프트)(?:[^\]】\n]{0,40})?[\]】]`,
 		`(?:={2,}|-{2,}|\*{2,}|#{2,})\s*(?:end of (?:e-?mail|message|document|input|context|data|untrusted content)|begin (?:system|instructions?|new instructions?)|new instructions?)\b`,
 		// Settings written for an agent, in YAML, JSON or INI form:
 		// "agent_overrides:", "\"assistant_instructions\":".

@@ -475,6 +475,7 @@ func (x *lexIndex) matchSubstr(t *lexText, p string, inQuote func(int) bool) {
 		// match on the original, which holds the same CJK text.
 		folded = p
 	}
+	matchCJKHandlers(t, folded, inQuote)
 	for _, se := range x.substr {
 		off := 0
 		for n := 0; n < 4 && len(t.hits[se.cat]) < lexMaxHits; n++ {
