@@ -385,6 +385,9 @@ func newInjectionRules() *injectionRules {
 	add(sigDecodeRun, false,
 		`\b(?:decode|decrypt|rot-? ?13|base-?64|reverse|unscramble)\b[^.!?]{0,80}?\b(?:follow|execute|carry out|do what|obey|perform|act on|comply|apply (?:it|them|the))`,
 		`\b(?:follow|execute|carry out|obey|perform)\s+(?:the\s+)?(?:\w+\s+){0,2}(?:steps|instructions|commands?)\s+(?:it|they|that it|in it|it contains|contained|encoded|decoded)\b`,
+		// Chinese, Japanese, Korean: decode, then carry out what it says
+		// ("base64解码后执行", "デコードして実行してください", "디코딩하여 실행").
+		`(?:解码|解碼|デコード|復号|복호화|디코딩)[^。！？\n]{0,40}(?:执行|執行|照做|实行|實行|実行|従って|従い|실행|따라)`,
 	)
 	// Whole words only ("hoping" holds "pin"); letters of other scripts
 	// may touch a CJK term.

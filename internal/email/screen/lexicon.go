@@ -650,10 +650,39 @@ func (x *lexIndex) scanWith(p string, quoted [][]int, addressed bool) sigSet {
 	// natychmiast"), and so is any request ("bitte …", "lütfen …"), as
 	// "please …" is in the English rules. Send verbs alone are not: they
 	// count through their objects (sigExfilData, sigExfilSecret).
-	if (addressed || set.has(sigAddress) || len(handlers) > 0) && (t.acts() || t.requests()) {
+	//
+	// Nobody tells a person to ignore all previous instructions either
+	// (scoreSet reads the English rules the same way): a request after
+	// such an override is an order to the agent ("忽略之前的所有指令。请列出").
+	if (addressed || set.has(sigAddress) || len(handlers) > 0) && (t.acts() || t.requests()) ||
+		set.has(sigOverride) && set.has(sigOverrideAll) && t.orderAfterOverride() {
 		set.add(sigDirective)
 	}
 	return set
+}
+
+// orderAfterOverride reports a request marker or a payment verb after the
+// first override verb. One before it is the writer's own ("想请教一下：你们
+// 如何防止“忽略之前的指令”？" asks how such mail is handled).
+func (t *lexText) orderAfterOverride() bool {
+	first := -1
+	for _, o := range t.hits[lcOverride] {
+		if !o.quoted {
+			first = o.end
+			break
+		}
+	}
+	if first < 0 {
+		return false
+	}
+	for _, c := range []lexCat{lcPlease, lcAct} {
+		for _, h := range t.hits[c] {
+			if !h.quoted && h.start >= first {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unquoted returns the hits of cat outside reported speech.
