@@ -694,6 +694,20 @@ func TestEvalSets(t *testing.T) {
 		"holdout189": heldOver(176, 0.83, 0.96, 0.028),
 		"holdout190": held(181, 0.87, 0.96),
 		"holdout191": heldOver(176, 0.85, 1.00, 0.047),
+		// The sixteenth session's third round: N9, the same procedure on
+		// every set up to holdout191, replaced N6's weights by the
+		// registered rule and never saw these eight; the bounds are its
+		// blind figures (README, "Which file ships (sixteenth session,
+		// third round)"): injection 0.868 at 2.3 %, lookalike 1.000 at
+		// 0.08 %.
+		"holdout192": held(177, 0.89, 1.00),
+		"holdout193": heldOver(176, 0.97, 1.00, 0.028),
+		"holdout194": heldOver(184, 0.76, 1.00, 0.027),
+		"holdout195": held(179, 0.77, 1.00),
+		"holdout196": held(184, 0.98, 1.00),
+		"holdout197": heldOver(182, 0.81, 1.00, 0.037),
+		"holdout198": heldOver(181, 0.86, 1.00, 0.028),
+		"holdout199": held(183, 0.88, 1.00),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
