@@ -34,7 +34,8 @@ var cjkHandlerPhrases = regexp.MustCompile(
 // matchCJKHandlers adds the phrases of cjkHandlerPhrases in folded (the
 // paragraph, matched as matchSubstr does) to t's lcHandler hits.
 func matchCJKHandlers(t *lexText, folded string, inQuote func(int) bool) {
-	if !strings.ContainsAny(folded, "的嘅或由被") {
+	// Every shape holds one of these characters; most paragraphs hold none.
+	if !strings.ContainsAny(folded, "的嘅或还還由被") {
 		return
 	}
 	for _, m := range cjkHandlerPhrases.FindAllStringIndex(folded, 4) {
