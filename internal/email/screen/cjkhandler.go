@@ -43,9 +43,6 @@ func matchCJKHandlers(t *lexText, folded string, inQuote func(int) bool) {
 			return
 		}
 		start := utf8.RuneCountInString(folded[:m[0]])
-		end := start + utf8.RuneCountInString(folded[m[0]:m[1]])
-		s := t.sentenceAt(start)
-		t.hits[lcHandler] = append(t.hits[lcHandler], lexHit{cat: lcHandler, start: start, end: end, sent: s, tok: -1,
-			lineStart: start == t.sentStart[s], quoted: inQuote(start)})
+		t.addSpanHit(lcHandler, start, start+utf8.RuneCountInString(folded[m[0]:m[1]]), inQuote(start))
 	}
 }

@@ -485,16 +485,21 @@ func (x *lexIndex) matchSubstr(t *lexText, p string, inQuote func(int) bool) {
 			}
 			bs := off + i
 			start := utf8.RuneCountInString(folded[:bs])
-			end := start + utf8.RuneCountInString(se.s)
-			s := t.sentenceAt(start)
-			t.hits[se.cat] = append(t.hits[se.cat], lexHit{cat: se.cat, start: start, end: end, sent: s, tok: -1,
-				lineStart: start == t.sentStart[s], quoted: inQuote(start)})
+			t.addSpanHit(se.cat, start, start+utf8.RuneCountInString(se.s), inQuote(start))
 			off = bs + len(se.s)
 		}
 	}
 	for c := range t.hits {
 		sort.Slice(t.hits[c], func(i, j int) bool { return t.hits[c][i].start < t.hits[c][j].start })
 	}
+}
+
+// addSpanHit records a hit of cat on runes [start, end) that is not one
+// word (a substring of unspaced script, or a phrase of cjkhandler.go).
+func (t *lexText) addSpanHit(cat lexCat, start, end int, quoted bool) {
+	s := t.sentenceAt(start)
+	t.hits[cat] = append(t.hits[cat], lexHit{cat: cat, start: start, end: end, sent: s, tok: -1,
+		lineStart: start == t.sentStart[s], quoted: quoted})
 }
 
 func (t *lexText) sentenceAt(ri int) int {
