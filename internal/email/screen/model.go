@@ -486,12 +486,15 @@ type modelHeader struct {
 	FPTarget   float64 `json:"inner_fp_target"`
 	// InnerRepeats is how many inner cross-validations were pooled to
 	// choose the threshold (absent: one).
-	InnerRepeats int      `json:"inner_repeats,omitempty"`
-	InnerRecall  float64  `json:"inner_recall_model"`
-	InnerComb    float64  `json:"inner_recall_rules_or_model"`
-	Samples      int      `json:"samples"`
-	Injections   int      `json:"injections"`
-	Sets         []string `json:"sets"`
+	InnerRepeats int `json:"inner_repeats,omitempty"`
+	// CalibrationSets are the sets whose benign mail alone set the
+	// threshold (absent: all of them).
+	CalibrationSets []string `json:"calibration_sets,omitempty"`
+	InnerRecall     float64  `json:"inner_recall_model"`
+	InnerComb       float64  `json:"inner_recall_rules_or_model"`
+	Samples         int      `json:"samples"`
+	Injections      int      `json:"injections"`
+	Sets            []string `json:"sets"`
 }
 
 // injectionModel is a loaded model: weights and decision rule.

@@ -30,6 +30,7 @@ func main() {
 	workers := flag.Int("workers", 2, "messages parsed and screened in parallel")
 	fpTarget := flag.Float64("fp", 0, "share of inner held-out benign mail the model alone may flag when its threshold is chosen (0: the shipped default)")
 	repeats := flag.Int("repeats", 0, "inner cross-validations, each grouping the sets differently, pooled to choose the threshold (0: the shipped default)")
+	calib := flag.String("calibrate", "", "comma-separated training sets whose benign mail alone sets the threshold (default: all of them), e.g. the sets whose benign mix is closest to a real inbox")
 	flag.Parse()
 	if *fpTarget < 0 || *fpTarget >= 1 {
 		fmt.Fprintln(os.Stderr, "screentrain: -fp must be a share between 0 and 1, such as 0.0175")
@@ -53,7 +54,7 @@ func main() {
 		}
 		names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(strings.Split(*exclude, ","), n) })
 	}
-	file, err := screen.TrainModel(*data, screen.TrainOptions{Sets: names, Workers: *workers, Log: os.Stderr, FPTarget: *fpTarget, Repeats: *repeats})
+	file, err := screen.TrainModel(*data, screen.TrainOptions{Sets: names, Workers: *workers, Log: os.Stderr, FPTarget: *fpTarget, Repeats: *repeats, CalibrationSets: calibSets(*calib)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "screentrain:", err)
 		os.Exit(1)
@@ -79,4 +80,24 @@ func labelledSets(dir string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// calibSets splits the -calibrate list; holdoutA-B names a range.
+func calibSets(v string) []string {
+	var out []string
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		var a, b int
+		if n, _ := fmt.Sscanf(f, "holdout%d-%d", &a, &b); n == 2 && a <= b {
+			for i := a; i <= b; i++ {
+				out = append(out, fmt.Sprintf("holdout%d", i))
+			}
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
