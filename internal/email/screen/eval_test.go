@@ -708,6 +708,20 @@ func TestEvalSets(t *testing.T) {
 		"holdout197": heldOver(182, 0.81, 1.00, 0.037),
 		"holdout198": heldOver(181, 0.86, 1.00, 0.028),
 		"holdout199": held(183, 0.88, 1.00),
+		// The seventeenth session's round: N10, the same procedure with the
+		// English handler phrases on every set up to holdout199, replaced
+		// N9's weights by the registered rule and never saw these eight;
+		// the bounds are its blind figures (README, "Which file ships
+		// (seventeenth session)"): injection 0.895 at 2.3 %, lookalike 0.986
+		// at 0.08 %.
+		"holdout200": heldOver(181, 0.95, 1.00, 0.027),
+		"holdout201": heldOver(176, 0.86, 1.00, 0.038),
+		"holdout202": held(176, 0.82, 1.00),
+		"holdout203": heldOver(181, 0.92, 0.96, 0.054),
+		"holdout204": held(177, 0.97, 0.96),
+		"holdout205": held(179, 0.84, 1.00),
+		"holdout206": held(183, 0.88, 0.96),
+		"holdout207": held(176, 0.88, 1.00),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
