@@ -67,7 +67,39 @@ func (r *injectionRules) decodePayloads(text string) []string {
 	if r.rotHint.anyFold(text) {
 		out = append(out, rot13(text))
 	}
+	// Text written backwards, with a note to read it so ("lisez-le à
+	// l'envers", "prečítajte pozpátku"): the whole text reversed, so each
+	// of its lines reads forwards. Ordinary text reversed scores nothing.
+	if r.reverseHint.anyFold(text) {
+		out = append(out, reverseRunes(text))
+	}
 	return out
+}
+
+// reverseRunes returns s with its characters in reverse order.
+func reverseRunes(s string) string {
+	rs := []rune(s)
+	for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
+		rs[i], rs[j] = rs[j], rs[i]
+	}
+	return string(rs)
+}
+
+// reverseHints are the words that say a text is written backwards, in the
+// languages of the word tables. Words as common as "naopak" or "umgekehrt"
+// ("on the contrary") are left out: they would make every such mail pay
+// for a second reading.
+var reverseHints = []string{
+	"backwards", "backward", "in reverse", "reversed text", "reverse order", "right to left", "mirror-written",
+	"rückwärts", "von rechts nach links", "à l'envers", "a l'envers", "de droite à gauche", "à rebours",
+	"al revés", "al reves", "de derecha a izquierda", "ao contrário", "de trás para frente", "de tras para a frente",
+	"al rovescio", "a ritroso", "da destra a sinistra", "achterstevoren", "van rechts naar links", "achterwaarts",
+	"od tyłu", "wspak", "pozpátku", "odzadu", "zprava doleva", "sprava doľava",
+	"задом наперёд", "задом наперед", "в обратном порядке", "справа налево", "у зворотному порядку", "справа наліво",
+	"tersten oku", "sağdan sola", "baklänges", "bakvänt", "bagfra", "baglæns", "baklengs", "takaperin", "oikealta vasemmalle",
+	"tagurpidi", "visszafelé", "ανάποδα", "αντίστροφα", "逆から", "逆順", "倒着", "倒过来", "倒過來", "反向阅读", "거꾸로",
+	"ย้อนกลับ", "อ่านกลับหลัง", "بالعكس", "معكوس", "من اليسار إلى اليمين", "הפוך", "מהסוף להתחלה", "उल्टा", "उलटा",
+	"terbalik", "baliktad", "ngược",
 }
 
 // base64Bytes and hexSpaced are the alphabets that runs looks for, as
@@ -119,11 +151,17 @@ func looksLikeProse(s string) bool {
 	if len(s) < 16 || !utf8.ValidString(s) {
 		return false
 	}
-	var letters, spaces, other int
+	// Vowel signs and viramas (Devanagari, Malayalam, Thai …) are marks,
+	// not letters, but are as much a part of words; digits are common in
+	// an order to pay ("CHF 14'300 to IBAN CH37 …"). Binary decodes to
+	// invalid UTF-8 or control characters and is refused above and below.
+	var letters, digits, spaces, other int
 	for _, r := range s {
 		switch {
-		case unicode.IsLetter(r):
+		case unicode.IsLetter(r) || unicode.IsMark(r):
 			letters++
+		case unicode.IsDigit(r):
+			digits++
 		case r == ' ' || r == '\n':
 			spaces++
 		case unicode.IsControl(r) && r != '\t' && r != '\r':
@@ -132,6 +170,6 @@ func looksLikeProse(s string) bool {
 			other++
 		}
 	}
-	total := letters + spaces + other
-	return spaces >= 3 && float64(letters+spaces)/float64(total) > 0.75
+	total := letters + digits + spaces + other
+	return spaces >= 3 && letters >= 12 && float64(letters+digits+spaces)/float64(total) > 0.75
 }

@@ -111,7 +111,9 @@ type injectionRules struct {
 	urlEnc     *regexp.Regexp
 	uniEsc     *regexp.Regexp
 	rotHint    *litIndex
-	negation   *regexp.Regexp
+	// reverseHint finds words that say a text is written backwards.
+	reverseHint *litIndex
+	negation    *regexp.Regexp
 	// selfOwned finds first-person possessives inside an override match.
 	selfOwned filteredRe
 	// negInside finds a negation inside a match (verb ... negation ... object).
@@ -175,7 +177,8 @@ func newInjectionRules() *injectionRules {
 		urlEnc:    regexp.MustCompile(`(?:%[0-9A-Fa-f]{2}[^\s%]{0,24}){6,}`),
 		uniEsc:    regexp.MustCompile(`(?i)(?:\\u[0-9a-f]{4}[^\\\s]{0,2}){4,}`),
 		// The hint may itself be enciphered ("Qrpbqr jvgu EBG13").
-		rotHint: newLitIndex([]string{"rot13", "rot 13", "rot-13", "rot- 13", "caesar", "cipher", "decode", "decrypt", "ebg13", "ebg 13", "ebg-13", "qrpbqr"}),
+		reverseHint: newLitIndex(reverseHints),
+		rotHint:     newLitIndex([]string{"rot13", "rot 13", "rot-13", "rot- 13", "caesar", "cipher", "decode", "decrypt", "ebg13", "ebg 13", "ebg-13", "qrpbqr"}),
 		// Negations in the languages of multilingual.go; words are
 		// letters of any script (\w is ASCII-only). CJK has no spaces.
 		negation: regexp.MustCompile(`(?:(?:\bnever|\bnot|n't|\bno need to|\bnunca|\bjamais|\bnie|\bnicht|\bniemals|\bnão|\bnao|\bniet|\bnooit|\bnigdy|\basla|(?:^|[^\pL])(?:не|никогда|ne|mai))[^\pL\pN]+(?:[\pL\pN_'-]+[^\pL\pN]+){0,3}|(?:不要|请勿|切勿|請勿|不得|禁止|绝不|絕不|決して|絶対に).{0,6})$`),
