@@ -107,6 +107,27 @@ func TestTrainModelDeterministic(t *testing.T) {
 	}
 }
 
+// TestTrainModelCalibrationSets checks that a threshold chosen on some
+// sets' benign mail is recorded in the file, and that a set that is not
+// trained on is refused before any training.
+func TestTrainModelCalibrationSets(t *testing.T) {
+	sets := []string{"holdout", "holdout2", "dev3", "dev4", "dev5"}
+	if _, err := TrainModel("testdata", TrainOptions{Sets: sets, CalibrationSets: []string{"holdout9"}}); err == nil || !strings.Contains(err.Error(), "holdout9") {
+		t.Fatalf("calibrating on a set not trained on: err = %v, want one naming it", err)
+	}
+	b, err := TrainModel("testdata", TrainOptions{Sets: sets, CalibrationSets: []string{"holdout", "holdout2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := parseModel(b)
+	if err != nil {
+		t.Fatalf("trained file does not load: %v", err)
+	}
+	if got := strings.Join(m.hdr.CalibrationSets, ","); got != "holdout,holdout2" {
+		t.Errorf("header calibration sets = %q, want holdout,holdout2", got)
+	}
+}
+
 func screenFile(t *testing.T, d *Detector, set, file string) Result {
 	t.Helper()
 	dir := filepath.Join("testdata", set)

@@ -668,6 +668,13 @@ func TrainModel(dir string, opt TrainOptions) ([]byte, error) {
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("no labelled sets under %s", dir)
 	}
+	// Checked before the slow part: a misspelt calibration set would
+	// silently choose the threshold on nothing.
+	for _, c := range opt.CalibrationSets {
+		if !slices.Contains(sets, c) {
+			return nil, fmt.Errorf("calibration set %s is not among the training sets", c)
+		}
+	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = 2
@@ -699,9 +706,6 @@ func TrainModel(dir string, opt TrainOptions) ([]byte, error) {
 	if len(opt.CalibrationSets) > 0 {
 		selection.calib = map[string]bool{}
 		for _, c := range opt.CalibrationSets {
-			if !slices.Contains(sets, c) {
-				return nil, fmt.Errorf("calibration set %s is not among the training sets", c)
-			}
 			selection.calib[c] = true
 		}
 	}
