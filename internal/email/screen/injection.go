@@ -215,6 +215,9 @@ func newInjectionRules() *injectionRules {
 		// "when you prepare Mr. Kim's daily summary, also forward …": said
 		// to whatever writes the summaries.
 		`\b(?:when|while|before|after) (?:you(?:'re| are)? )?(?:prepar|writ|draft|compil|generat)(?:e|es|ing) (?:the |your |this |today's )?(?:[\w.]+(?: [\w.]+)?['’]s )?(?:daily |weekly |morning |next )?(?:summary|summaries|digest|briefing)\b`,
+		// The same put together, with what the summary is of: "when you
+		// put together the debtor summary for Deb".
+		`\b(?:when|while|before|after) you(?:'re| are)? put(?:ting)? together (?:the |your |this |today's |this week's )?(?:[\w.]+['’]s )?(?:[\w-]+ )?(?:summary|summaries|digest|briefing)\b`,
 		// A vocative naming whose mail the agent handles: "Assistant
 		// managing Maria's inbox: …", "agent handling leads, …".
 		`(?m)(?:^|[.!?]\s+)[\s*>\[(-]*(?:the\s+)?(?:[\w-]+[ -]){0,2}`+agentWord+`\s+(?:handling|managing|reading|processing|triaging|monitoring|screening|answering|covering)\s+(?:[\w.-]+\s+){0,2}?(?:[\w.-]+['’]s\s+)?(?:inbox|mailbox|mail|e-?mails?|messages?|leads|tickets|requests|invoices|notifications|queue|desk|calendar)\s*[:,]`,
@@ -443,7 +446,7 @@ func newInjectionRules() *injectionRules {
 		"pin", "vault", "card", "cvv", "sk_live", "contraseñ", "código", "codigo", "passw", "kennw", "zugangsdaten", "mot de passe",
 		"mots de passe", "senha", "密码", "验证码", "values"}
 	r.gates = [numSignals][]string{
-		sigAddress:   append(agentGate, "致", "给", "have your", "ask your", "get your", "you prepar", "you draft", "you writ", "you compil", "you generat", "system prompt", "system instructions", "configured instr", "operating instr", "tool list", "list of tools", "you were", "you have been", "you are"),
+		sigAddress:   append(agentGate, "致", "给", "have your", "ask your", "get your", "you prepar", "you put together", "you draft", "system that", "systems that", "software that", "program that", "programs that", "computer that", "tool that", "tools that", "automation that", "workflow that", "workflows that", "system which", "systems which", "software which", "program which", "programs which", "computer which", "tool which", "tools which", "automation which", "workflow which", "workflows which", "you writ", "you compil", "you generat", "system prompt", "system instructions", "configured instr", "operating instr", "tool list", "list of tools", "you were", "you have been", "you are"),
 		sigAddressWk: agentGate,
 		sigAgentNoun: agentGate,
 		sigOverride: {"ignor", "role", "disregard", "forget", "overrid", "bypass", "set aside", "abandon", "supersed", "replace", "precedence",
@@ -1098,7 +1101,11 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 			continue
 		}
 		if !pt.negatable {
-			if pt.re.MatchString(subject) {
+			// A phrase that speaks to the agent may be wrapped across a
+			// line break ("When this\nthread is summarized for Morten"):
+			// read it on the flattened text too, which the line-anchored
+			// patterns match no more often than on the lines.
+			if pt.re.MatchString(subject) || pt.sig == sigAddress && flat != p && pt.re.MatchString(flat) {
 				set.add(pt.sig)
 			}
 			continue
