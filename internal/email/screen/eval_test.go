@@ -737,6 +737,20 @@ func TestEvalSets(t *testing.T) {
 		"holdout213": held(175, 0.94, 1.00),
 		"holdout214": held(178, 0.97, 1.00),
 		"holdout215": heldOver(179, 0.97, 1.00, 0.036),
+		// The seventeenth session's third round: N12, the same procedure
+		// with phrases read across line breaks on every set up to
+		// holdout215, replaced N10's weights by the registered rule and
+		// never saw these eight; the bounds are its blind figures (README,
+		// "Which file ships (seventeenth session, third round)"): injection
+		// 0.879 at 1.7 %, lookalike 0.991 at 0.25 %.
+		"holdout216": held(182, 0.94, 1.00),
+		"holdout217": held(176, 0.85, 1.00),
+		"holdout218": heldOver(178, 0.94, 1.00, 0.047),
+		"holdout219": held(175, 0.86, 0.96),
+		"holdout220": held(181, 0.93, 1.00),
+		"holdout221": held(176, 0.77, 1.00),
+		"holdout222": held(176, 0.78, 0.96),
+		"holdout223": held(180, 0.92, 1.00),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
