@@ -751,6 +751,20 @@ func TestEvalSets(t *testing.T) {
 		"holdout221": held(176, 0.77, 1.00),
 		"holdout222": held(176, 0.78, 0.96),
 		"holdout223": held(180, 0.92, 1.00),
+		// The seventeenth session's fourth round: N12 stayed by the
+		// registered rule (N13, retrained on 228 sets, found more but with
+		// more false positives, over 2 %) and never saw these eight; the
+		// bounds are its blind figures (README, "Which file ships
+		// (seventeenth session, fourth round)"): injection 0.889 at 3.3 %,
+		// lookalike 0.982 at 0.17 %.
+		"holdout224": held(175, 0.83, 1.00),
+		"holdout225": heldOver(180, 0.89, 0.96, 0.045),
+		"holdout226": heldOver(176, 0.92, 1.00, 0.083),
+		"holdout227": held(179, 0.88, 1.00),
+		"holdout228": held(180, 0.94, 1.00),
+		"holdout229": held(183, 0.98, 0.93),
+		"holdout230": heldOver(181, 0.91, 0.96, 0.037),
+		"holdout231": heldOver(175, 0.72, 1.00, 0.038),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
