@@ -95,6 +95,17 @@ type pattern struct {
 	need []string
 	// needIDs are need's ids in the rules' literal index.
 	needIDs []int32
+	// lineBound: the expression may treat a line break unlike a space
+	// (anchors, \n, \S, Unicode classes, negated classes). Any other matches the text
+	// with its line breaks made spaces wherever it matches the text itself.
+	lineBound bool
+}
+
+// newPattern compiles e for sig.
+func newPattern(sig signal, negatable bool, need []string, e string) pattern {
+	lineBound := strings.Contains(e, "^") || strings.Contains(e, "$") || strings.Contains(e, `\n`) ||
+		strings.Contains(e, "\n") || strings.Contains(e, `\S`) || strings.Contains(e, `\p`) || strings.Contains(e, `\P`) || strings.Contains(e, "[[:")
+	return pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: need, lineBound: lineBound}
 }
 
 // injectionRules holds every compiled pattern; built once per Detector.
@@ -192,7 +203,7 @@ func newInjectionRules() *injectionRules {
 	r.lure = newCodeLure()
 	add := func(sig signal, negatable bool, exprs ...string) {
 		for _, e := range exprs {
-			r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: requiredLiterals(e)})
+			r.patterns = append(r.patterns, newPattern(sig, negatable, requiredLiterals(e), e))
 		}
 	}
 	add(sigAddress, false,
@@ -426,7 +437,7 @@ func newInjectionRules() *injectionRules {
 	// whose computed literals are common words ("account") while a rarer
 	// part ("instead of", "first") must be present too.
 	addNeed := func(sig signal, negatable bool, need []string, e string) {
-		r.patterns = append(r.patterns, pattern{sig: sig, re: regexp.MustCompile(e), negatable: negatable, need: need})
+		r.patterns = append(r.patterns, newPattern(sig, negatable, need, e))
 	}
 	addLureRules(add, addNeed)
 	// Settings that switch off a safeguard in a forged configuration:
@@ -1102,10 +1113,14 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 		}
 		if !pt.negatable {
 			// A phrase that speaks to the agent may be wrapped across a
-			// line break ("When this\nthread is summarized for Morten"):
-			// read it on the flattened text too, which the line-anchored
-			// patterns match no more often than on the lines.
-			if pt.re.MatchString(subject) || pt.sig == sigAddress && flat != p && pt.re.MatchString(flat) {
+			// line break ("When this\nthread is summarized for Morten"), so
+			// it is read on the flattened text: in one pass where the
+			// pattern cannot tell a break from a space, otherwise on the
+			// lines and then flattened.
+			if pt.sig == sigAddress && !pt.lineBound {
+				subject = flat
+			}
+			if pt.re.MatchString(subject) || pt.sig == sigAddress && pt.lineBound && flat != p && pt.re.MatchString(flat) {
 				set.add(pt.sig)
 			}
 			continue
