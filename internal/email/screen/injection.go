@@ -589,6 +589,15 @@ type injectionEvidence struct {
 	// low is the best window scored at the learned model's rule threshold
 	// (modelRuleFlag), when asked for: the model was trained on it.
 	low scored
+	// lex is what the lexicon found in each zone group, for the model.
+	lex [4]lexProfile
+}
+
+// paraSignals is what the rules found in one paragraph, kept so that a
+// paragraph repeated in another part of the message is read once.
+type paraSignals struct {
+	set sigSet
+	lex lexProfile
 }
 
 // injectionEvidence scores every text source of m. withLow asks for the
@@ -615,9 +624,9 @@ func (d *Detector) injectionEvidence(m Message, c Context, hv htmlView, withLow 
 	}
 	ev := injectionEvidence{segs: segs, internal: internal}
 	var union, unionLow sigSet
-	seen := map[string]sigSet{}
+	seen := map[string]paraSignals{}
 	for _, s := range segs {
-		res, low := rules.scoreSegment(s, sc, seen)
+		res, low := rules.scoreSegment(s, sc, seen, &ev.lex[zoneGroup(int(s.zone))])
 		if res.score > ev.best.score {
 			ev.best = res
 		}
@@ -762,8 +771,9 @@ type segmentScope struct {
 // seen caches the signals of paragraphs already scored (keyed by their
 // whitespace-collapsed text): the plain-text and HTML alternatives of a
 // message mostly repeat each other, and scoring each paragraph once halves
-// the work for such mail.
-func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[string]sigSet) (scored, scored) {
+// the work for such mail. lex gets what the lexicon found in every
+// paragraph of the segment, repeated ones included (the model counts them).
+func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[string]paraSignals, lex *lexProfile) (scored, scored) {
 	internal := sc.internal
 	text := normalize(s.text)
 	text = r.quotePfx.ReplaceAllString(text, "")
@@ -771,12 +781,13 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 	sets := make([]sigSet, len(paras))
 	for i, p := range paras {
 		key := strings.Join(strings.Fields(p), " ")
-		if set, ok := seen[key]; ok {
-			sets[i] = set
-			continue
+		ps, ok := seen[key]
+		if !ok {
+			ps.set = r.signals(p, &ps.lex)
+			seen[key] = ps
 		}
-		sets[i] = r.signals(p)
-		seen[key] = sets[i]
+		sets[i] = ps.set
+		lex.merge(&ps.lex)
 	}
 	var whole sigSet
 	for _, x := range sets {
@@ -829,7 +840,7 @@ func (r *injectionRules) scoreSegment(s segment, sc segmentScope, seen map[strin
 				continue
 			}
 			if u := r.disc.unframe(p, sets[i].has(sigAddress)); u != p {
-				unframed[i] = r.signals(u)
+				unframed[i] = r.signals(u, nil)
 				if transcript {
 					unframed[i].add(sigMarkup)
 				}
@@ -987,13 +998,13 @@ func (r *injectionRules) salutation(paras []string, sets []sigSet) int {
 	return -1
 }
 
-func (r *injectionRules) signals(p string) sigSet {
+func (r *injectionRules) signals(p string, prof *lexProfile) sigSet {
 	// "Assistant: Jenna Ortiz, +1 843 555 0174" in a signature names a
 	// person's assistant; read the paragraph without such contact lines.
 	if strings.Contains(p, "assistant") && assistantContact.MatchString(p) {
-		return r.signals(assistantContact.ReplaceAllString(p, ""))
+		return r.signals(assistantContact.ReplaceAllString(p, ""), prof)
 	}
-	set := r.signalsOf(p)
+	set := r.signalsOf(p, prof)
 	// Orders are read only beside an address, which forged chat or tool
 	// markup is too; markup is found after the orders, so look again.
 	if (set.has(sigMarkup) || set.has(sigOverrideAll)) && !set.has(sigDirective) {
@@ -1052,7 +1063,7 @@ func (r *injectionRules) signals(p string) sigSet {
 	}
 	// Spaced-out letters ("i g n o r e   a l l") are read joined up too.
 	if d, ok := despace(p); ok {
-		set |= r.signalsOf(d)
+		set |= r.signalsOf(d, nil)
 		for _, c := range r.compact {
 			if c.re.MatchString(d) {
 				set.add(c.sig)
@@ -1062,7 +1073,9 @@ func (r *injectionRules) signals(p string) sigSet {
 	return set
 }
 
-func (r *injectionRules) signalsOf(p string) sigSet {
+// signalsOf finds the signals of p; prof, when not nil, gets what the
+// lexicon found in it.
+func (r *injectionRules) signalsOf(p string, prof *lexProfile) sigSet {
 	var quoted [][]int
 	flat := strings.ReplaceAll(p, "\n", " ")
 	// Quotations are found on the flattened text (same byte offsets), so
@@ -1073,7 +1086,7 @@ func (r *injectionRules) signalsOf(p string) sigSet {
 	// String literals in code and test logs are test data, not orders.
 	lits := codeStrings(flat)
 	quoted = append(quoted, lits...)
-	set := r.lex.scan(p, quoted)
+	set := r.lex.scanProfile(p, quoted, prof)
 	// Reported speech is removed before matching order-like signals.
 	unq := r.quoted.ReplaceAllString(flat, "")
 	if len(lits) > 0 {

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -561,10 +562,66 @@ func (x *lexIndex) scan(p string, quoted [][]int) sigSet {
 	return x.scanWith(p, quoted, false)
 }
 
+// lexProfile is what the learned model reads of the lexicon in the text of
+// one zone group of a message: how often each category was found, and
+// which categories met in one sentence (model.go, lexFeatures). Fields are
+// exported for the training experiment's gob cache.
+type lexProfile struct {
+	Cats  [numLexCats]uint16
+	Pairs [numLexCats]uint32 // Pairs[a] has bit b (a < b): a and b met in one sentence
+}
+
+// the pair masks hold one bit per category
+var _ [32 - numLexCats]struct{}
+
+// add counts the hits of t.
+func (pr *lexProfile) add(t *lexText) {
+	var sent []uint32
+	for c := lexCat(0); c < numLexCats; c++ {
+		for _, h := range t.hits[c] {
+			if pr.Cats[c] < math.MaxUint16 {
+				pr.Cats[c]++
+			}
+			for len(sent) <= h.sent {
+				sent = append(sent, 0)
+			}
+			sent[h.sent] |= 1 << c
+		}
+	}
+	for _, m := range sent {
+		for a := lexCat(0); a < numLexCats; a++ {
+			if m&(1<<a) != 0 {
+				pr.Pairs[a] |= m &^ (1<<(a+1) - 1)
+			}
+		}
+	}
+}
+
+// merge adds q to pr.
+func (pr *lexProfile) merge(q *lexProfile) {
+	for c := range pr.Cats {
+		pr.Cats[c] = uint16(min(int(pr.Cats[c])+int(q.Cats[c]), math.MaxUint16))
+		pr.Pairs[c] |= q.Pairs[c]
+	}
+}
+
+// scanProfile is scan, and adds what it found to prof when prof is not nil.
+func (x *lexIndex) scanProfile(p string, quoted [][]int, prof *lexProfile) sigSet {
+	t := x.prepare(p, quoted)
+	if prof != nil {
+		prof.add(t)
+	}
+	return x.signalsIn(t, false)
+}
+
 // scanWith is scan; addressed says that p is already known to speak to an
 // agent (found by another rule), so that its infinitives count as orders.
 func (x *lexIndex) scanWith(p string, quoted [][]int, addressed bool) sigSet {
-	t := x.prepare(p, quoted)
+	return x.signalsIn(x.prepare(p, quoted), addressed)
+}
+
+// signalsIn reads the signals of a prepared paragraph.
+func (x *lexIndex) signalsIn(t *lexText, addressed bool) sigSet {
 	var set sigSet
 	agents := t.agentPhrases()
 	if len(agents) > 0 {

@@ -31,7 +31,7 @@ const (
 	// modelFeatureID names the feature extraction the weights were trained
 	// on. Change it whenever featureHasher or modelFeatures changes what a
 	// message hashes to, and retrain: the loader refuses a mismatch.
-	modelFeatureID = "all-v1"
+	modelFeatureID = "all-v2"
 	// modelRuleFlag is the rule threshold at which the rules' evidence
 	// (score and signals) is read for the model: far below the flag, so the
 	// model sees partial evidence.
@@ -55,13 +55,15 @@ type featCfg struct {
 	meta      bool // sender and structure
 	maxChars  int  // per message, over all segments
 	mil       int  // multiple-instance rounds over windows (experiment only)
+	lex       bool // lexicon categories and their same-sentence pairs, in any language
 	charScale float64
 	wordScale float64
+	lexScale  float64
 }
 
 // modelFeatures is the shipped model's feature configuration.
 var modelFeatures = featCfg{name: "all", bits: 18, char: true, word: true, zoneTag: true, rules: true, meta: true,
-	maxChars: 20000, charScale: 1, wordScale: 1}
+	lex: true, maxChars: 20000, charScale: 1, wordScale: 1, lexScale: 0.2}
 
 // modelSegment is one text source of a message, as the model reads it.
 type modelSegment struct {
@@ -73,16 +75,17 @@ type modelSegment struct {
 // exported for the experiment's gob cache.
 type modelInputs struct {
 	Segs     []modelSegment
-	RuleFlag bool    // the rules flag prompt_injection
-	Score    float64 // the rules' best score at modelRuleFlag, rounded (0 below it)
-	Sigs     uint32  // the signals of that window
-	Internal bool    // the sender is the organization itself
-	AuthFail int     // failed SPF, DKIM, DMARC results
-	Lookalk  bool    // a lookalike_domain finding
+	RuleFlag bool          // the rules flag prompt_injection
+	Score    float64       // the rules' best score at modelRuleFlag, rounded (0 below it)
+	Sigs     uint32        // the signals of that window
+	Internal bool          // the sender is the organization itself
+	AuthFail int           // failed SPF, DKIM, DMARC results
+	Lookalk  bool          // a lookalike_domain finding
+	Lex      [4]lexProfile // what the lexicon found, per zone group (featCfg.lex)
 }
 
 func newModelInputs(ev injectionEvidence, ruleFlag bool, auth AuthResults, lookalike bool) modelInputs {
-	in := modelInputs{RuleFlag: ruleFlag, Internal: ev.internal, Lookalk: lookalike, Segs: make([]modelSegment, len(ev.segs))}
+	in := modelInputs{RuleFlag: ruleFlag, Internal: ev.internal, Lookalk: lookalike, Segs: make([]modelSegment, len(ev.segs)), Lex: ev.lex}
 	for i, s := range ev.segs {
 		in.Segs[i] = modelSegment{int(s.zone), s.text}
 	}
@@ -426,6 +429,9 @@ func (fx *featureHasher) message(in *modelInputs, emit func(k uint32, v float32)
 		}
 		fx.flush(emit)
 	}
+	if cfg.lex {
+		fx.lexFeatures(in, emit)
+	}
 	emit(fx.dense["bias"], 1)
 	if cfg.rules {
 		sc := in.Score
@@ -635,4 +641,36 @@ func f16ToF32(h uint16) float32 {
 		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
 	}
 	return math.Float32frombits(sign | (exp+127-15)<<23 | mant<<13)
+}
+
+// lexFeatures emits, per zone group, the lexicon's categories the rules
+// found in the text (log-scaled counts) and each pair of categories that
+// met in one sentence, whatever the language: a Georgian "ignore …
+// instructions" reaches the same features as an English one, so what the
+// model learns from the languages it has much mail in carries to those it
+// has little (README, "Which file ships (eighteenth session)"). The rules
+// read every paragraph anyway, so this costs no second pass.
+func (fx *featureHasher) lexFeatures(in *modelInputs, emit func(k uint32, v float32)) {
+	scale := float32(fx.cfg.lexScale)
+	for zg := range in.Lex {
+		pr := &in.Lex[zg]
+		for c, n := range pr.Cats {
+			if n > 0 {
+				emit(fx.lexKey(zg, c, c), (1+float32(math.Log(float64(n))))*scale)
+			}
+		}
+		for a, m := range pr.Pairs {
+			for b := a + 1; b < int(numLexCats); b++ {
+				if m&(1<<b) != 0 {
+					emit(fx.lexKey(zg, a, b), scale)
+				}
+			}
+		}
+	}
+}
+
+// lexKey is the bucket of category c (a == b) or of the pair a < b in zone
+// group zg.
+func (fx *featureHasher) lexKey(zg, a, b int) uint32 {
+	return fnvMixBytes(fnvBasis^5, []byte{byte(zg), byte(a), byte(b)}) & fx.mask
 }

@@ -339,9 +339,12 @@ type selection struct {
 // training set to the next, and 1 % left unused the false-positive room
 // that unseen mail showed. Since the thirteenth session the model decides
 // alone, its false positives are no longer added to the rules', and the
-// target is 1.75 % (K175; README, "Which file ships (thirteenth session,
-// second round)").
-var shippedSelection = selection{fpTarget: 0.0175, rule: thrModelAlone, seed: 1, repeats: 5, modelDecides: true}
+// target was 1.75 % (K175; README, "Which file ships (thirteenth session,
+// second round)"). Unseen mail has shown about 1.35 times the inner rate
+// (0.0175 gave 2.3 % over the seventeenth session's 32 blind sets); with the
+// lexicon features of the eighteenth session 1.25 % gave 1.65 % there at
+// recall 0.915 (README, "Which file ships (eighteenth session)").
+var shippedSelection = selection{fpTarget: 0.0125, rule: thrModelAlone, seed: 1, repeats: 5, modelDecides: true}
 
 // trainingData is the featurised corpus.
 type trainingData struct {
