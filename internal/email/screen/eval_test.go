@@ -765,6 +765,19 @@ func TestEvalSets(t *testing.T) {
 		"holdout229": held(183, 0.98, 0.93),
 		"holdout230": heldOver(181, 0.91, 0.96, 0.037),
 		"holdout231": heldOver(175, 0.72, 1.00, 0.038),
+		// The eighteenth session's round: L (lexicon features, inner
+		// target 1.25 %, trained on every set up to holdout231) replaced
+		// N12 by the registered rule and never saw these eight; the bounds
+		// are its blind figures (README, "Which file ships (eighteenth
+		// session)"): injection 0.903 at 0.9 %, lookalike 0.986 at 0.17 %.
+		"holdout232": held(180, 0.92, 1.00),
+		"holdout233": held(175, 0.89, 1.00),
+		"holdout234": held(177, 0.88, 0.92),
+		"holdout235": heldOver(177, 0.95, 1.00, 0.028),
+		"holdout236": held(176, 0.92, 1.00),
+		"holdout237": held(180, 0.91, 0.96),
+		"holdout238": held(184, 0.77, 1.00),
+		"holdout239": held(182, 0.94, 1.00),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
