@@ -778,6 +778,19 @@ func TestEvalSets(t *testing.T) {
 		"holdout237": held(180, 0.91, 0.96),
 		"holdout238": held(184, 0.77, 1.00),
 		"holdout239": held(182, 0.94, 1.00),
+		// The eighteenth session's second round: L2, the same procedure on
+		// every set up to holdout239, replaced L by the registered rule and
+		// never saw these eight; the bounds are its blind figures (README,
+		// "Which file ships (eighteenth session, second round)"): injection
+		// 0.904 at 1.0 %, lookalike 0.982 at 0 %.
+		"holdout240": held(183, 0.97, 1.00),
+		"holdout241": held(180, 0.91, 0.96),
+		"holdout242": held(178, 0.79, 1.00),
+		"holdout243": held(180, 0.95, 0.96),
+		"holdout244": held(177, 0.88, 0.96),
+		"holdout245": heldOver(177, 0.94, 1.00, 0.038),
+		"holdout246": held(176, 0.92, 1.00),
+		"holdout247": held(175, 0.83, 0.96),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
