@@ -510,48 +510,17 @@ func selectAndTrain(d *trainingData, train []int, sel selection) selected {
 	if K <= 0 {
 		K = 5
 	}
-	R := max(1, sel.repeats)
-	// groups[r][set] is the inner group of set in repetition r: the first
-	// is the round-robin in name order, the others the same over a
-	// seeded shuffle of the names.
-	groups := make([]map[string]int, R)
-	for r := range groups {
-		order := slices.Clone(names)
-		if r > 0 {
-			rng := rand.New(rand.NewPCG(uint64(r), 0x5eed))
-			rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
-		}
-		groups[r] = map[string]int{}
-		for i, n := range order {
-			groups[r][n] = i % K
-		}
-	}
+	groups := innerGroups(names, K, max(1, sel.repeats))
 	// pooled indexes repeat the training indexes once per repetition, so
 	// the scores of every repetition count alike.
 	var pooled []int
-	for range R {
+	for range groups {
 		pooled = append(pooled, train...)
 	}
 	best := selected{hyper: losoGrid[0], innerRecall: -1, innerCombRecall: -1}
 	var bestG float64
 	for _, h := range losoGrid {
-		oof := make([]float64, len(pooled))
-		for r, group := range groups {
-			for k := 0; k < K; k++ {
-				var tr []int
-				for _, i := range train {
-					if group[samples[i].Set] != k {
-						tr = append(tr, i)
-					}
-				}
-				m := d.train(tr, h, sel.seed)
-				for j, i := range train {
-					if group[samples[i].Set] == k {
-						oof[r*len(train)+j] = d.score(m, i)
-					}
-				}
-			}
-		}
+		oof := d.outOfFold(train, groups, K, h, sel.seed)
 		// From here on the choice reads the pooled scores: train is the
 		// training indexes repeated once per repetition, in oof's order.
 		train := pooled
@@ -612,6 +581,51 @@ func selectAndTrain(d *trainingData, train []int, sel selection) selected {
 	best.hyper.gamma = bestG
 	best.model = d.train(train, best.hyper, sel.seed)
 	return best
+}
+
+// innerGroups assigns each set to one of K inner groups, R times:
+// groups[r][set] is the group of set in repetition r, the first the
+// round-robin in name order, the others the same over a seeded shuffle of
+// the names.
+func innerGroups(names []string, K, R int) []map[string]int {
+	groups := make([]map[string]int, R)
+	for r := range groups {
+		order := slices.Clone(names)
+		if r > 0 {
+			rng := rand.New(rand.NewPCG(uint64(r), 0x5eed))
+			rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+		}
+		groups[r] = map[string]int{}
+		for i, n := range order {
+			groups[r][n] = i % K
+		}
+	}
+	return groups
+}
+
+// outOfFold scores each training sample with a model trained on the other
+// groups, once per repetition: the score of train[j] in repetition r is at
+// r*len(train)+j.
+func (d *trainingData) outOfFold(train []int, groups []map[string]int, K int, h losoHyper, seed uint64) []float64 {
+	samples := d.samples
+	oof := make([]float64, len(groups)*len(train))
+	for r, group := range groups {
+		for k := 0; k < K; k++ {
+			var tr []int
+			for _, i := range train {
+				if group[samples[i].Set] != k {
+					tr = append(tr, i)
+				}
+			}
+			m := d.train(tr, h, seed)
+			for j, i := range train {
+				if group[samples[i].Set] == k {
+					oof[r*len(train)+j] = d.score(m, i)
+				}
+			}
+		}
+	}
+	return oof
 }
 
 // repeatsField is the header's inner_repeats: absent for one, so that a
