@@ -646,7 +646,7 @@ func f16ToF32(h uint16) float32 {
 // lexFeatures emits, per zone group, the lexicon's categories the rules
 // found in the text (log-scaled counts) and each pair of categories that
 // met in one sentence, whatever the language: a Georgian "ignore …
-// instructions" reaches the same features as an English one, so what the
+// instructions" reaches the same features as a Hungarian one, so what the
 // model learns from the languages it has much mail in carries to those it
 // has little (README, "Which file ships (eighteenth session)"). The rules
 // read every paragraph anyway, so this costs no second pass.
@@ -669,8 +669,8 @@ func (fx *featureHasher) lexFeatures(in *modelInputs, emit func(k uint32, v floa
 	}
 }
 
-// lexKey is the bucket of category c (a == b) or of the pair a < b in zone
-// group zg.
+// lexKey is the bucket of category a (when b == a) or of the pair a < b in
+// zone group zg.
 func (fx *featureHasher) lexKey(zg, a, b int) uint32 {
 	return fnvMixBytes(fnvBasis^5, []byte{byte(zg), byte(a), byte(b)}) & fx.mask
 }
