@@ -25,7 +25,7 @@ func TestFigures(t *testing.T) {
 	if err := RunLongPolls(&out, 100); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"msg/s", "full pipeline", "p99", "100 answered (100 with the event)"} {
+	for _, want := range []string{"msg/s", "full pipeline", "sender allowed: stored (no screening)", "p99", "100 answered (100 with the event)"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
