@@ -817,6 +817,20 @@ func TestEvalSets(t *testing.T) {
 		"holdout261": held(180, 0.95, 1.00),
 		"holdout262": held(182, 0.95, 0.96),
 		"holdout263": held(177, 0.88, 0.96),
+		// The nineteenth session's round, aimed at the languages with least
+		// training mail: L4, the same procedure on every set up to
+		// holdout263, replaced L2 by the registered rule and never saw
+		// these eight; the bounds are its blind figures (README, "Which
+		// file ships (nineteenth session)"): injection 0.843 at 1.7 %,
+		// lookalike 0.977 at 0.25 %.
+		"holdout264": held(178, 0.84, 0.96),
+		"holdout265": held(180, 0.73, 0.96),
+		"holdout266": heldOver(175, 0.78, 1.00, 0.028),
+		"holdout267": held(178, 0.91, 1.00),
+		"holdout268": held(175, 0.84, 0.92),
+		"holdout269": held(180, 0.85, 1.00),
+		"holdout270": held(176, 0.89, 0.96),
+		"holdout271": heldOver(184, 0.85, 1.00, 0.035),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
