@@ -308,7 +308,11 @@ type lexText struct {
 // isSentenceEnd reports punctuation that ends a sentence.
 func isSentenceEnd(r rune) bool {
 	switch r {
-	case '.', '!', '?', ';', '。', '！', '？', '।', '॥', '؟', '؛', '۔', '܀', '።', '။', '។', '៕':
+	// Besides Latin, CJK, Devanagari, Arabic, Syriac, Ethiopic, Burmese
+	// and Khmer marks: the Armenian full stop (U+0589) and the Ethiopic
+	// question mark (U+1367), without which a whole Armenian or Amharic
+	// paragraph read as one sentence.
+	case '.', '!', '?', ';', '。', '！', '？', '।', '॥', '؟', '؛', '۔', '܀', '።', '፧', '။', '។', '៕', '։':
 		return true
 	}
 	return false

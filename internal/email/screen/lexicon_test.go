@@ -251,3 +251,17 @@ func TestLexProfile(t *testing.T) {
 		t.Errorf("hidden text's pairs not in its zone group: %+v", ev.lex)
 	}
 }
+
+// Armenian ends a sentence with "։" and Ethiopic asks with "፧"; each
+// starts a new sentence, so words of two sentences never pair.
+func TestSentenceEndsOfOtherScripts(t *testing.T) {
+	x := newLexIndex(lexTables())
+	for _, p := range []string{
+		"Բարև։ Ինչպես ես։ Շնորհակալություն",
+		"ሰላም ነው፧ አመሰግናለሁ። ደህና ሁን",
+	} {
+		if got := len(x.prepare(normalize(p), nil).sentStart); got != 3 {
+			t.Errorf("%q: %d sentences, want 3", p, got)
+		}
+	}
+}
