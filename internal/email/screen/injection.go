@@ -1401,6 +1401,16 @@ func normalize(s string) string {
 			r = '\''
 		case '\u201c', '\u201d':
 			r = '"'
+		// Ethiopic punctuation (Amharic, Tigrinya): comma, semicolon,
+		// colon and preface colon are read as their Latin counterparts,
+		// so that a vocative comma or a label's colon counts as in other
+		// scripts ("ኤአይ ረዳት፣ …", "ለረዳቱ፦ …").
+		case '\u1363':
+			r = ','
+		case '\u1364':
+			r = ';'
+		case '\u1365', '\u1366':
+			r = ':'
 		}
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			word = append(word, unicode.ToLower(r))

@@ -265,3 +265,12 @@ func TestSentenceEndsOfOtherScripts(t *testing.T) {
 		}
 	}
 }
+
+// Ethiopic comma, semicolon and colons read as Latin ones, so the rules
+// that look for a vocative comma or a label's colon see them.
+func TestEthiopicPunctuationNormalized(t *testing.T) {
+	got := normalize("ለረዳቱ፦ ሰላም፣ እባክዎ፤ ይላኩ፥ አሁን።")
+	if want := "ለረዳቱ: ሰላም, እባክዎ; ይላኩ: አሁን።"; got != want {
+		t.Errorf("normalize = %q, want %q", got, want)
+	}
+}
