@@ -831,6 +831,20 @@ func TestEvalSets(t *testing.T) {
 		"holdout269": held(180, 0.85, 1.00),
 		"holdout270": held(176, 0.89, 0.96),
 		"holdout271": heldOver(184, 0.85, 1.00, 0.035),
+		// The nineteenth session's second round, the same languages again:
+		// B (new word tables for 17 languages, L5 on every set up to
+		// holdout271) replaced L4 by the registered rule and never saw
+		// these eight; the bounds are its blind figures (README, "Which
+		// file ships (nineteenth session, second round)"): injection 0.865
+		// at 1.1 %, lookalike 0.986 at 0.17 %.
+		"holdout272": held(178, 0.87, 1.00),
+		"holdout273": held(176, 0.86, 1.00),
+		"holdout274": held(175, 0.85, 1.00),
+		"holdout275": held(175, 0.78, 1.00),
+		"holdout276": heldOver(181, 0.89, 1.00, 0.027),
+		"holdout277": held(181, 0.85, 0.96),
+		"holdout278": heldOver(182, 0.95, 0.96, 0.027),
+		"holdout279": held(176, 0.83, 0.96),
 		// Mail about prompt injection (developer threads, training, vendor
 		// marketing, notices, human assistants, newsletters) and injections
 		// camouflaged as discussion, written before the discussion discount:
