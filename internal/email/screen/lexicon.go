@@ -113,7 +113,7 @@ const lexKeyLen = 3
 
 // sharedLexIndex is the index of lexTables, built once per process: it is
 // read-only after building (matching writes only to the lexText), and
-// building it from some 50,000 entries takes about 150 ms, which every
+// building it from some 100,000 entries takes about 300 ms, which every
 // Detector (one per server, many in the tests) would otherwise repeat.
 var sharedLexIndex = sync.OnceValue(func() *lexIndex { return newLexIndex(lexTables()) })
 
